@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { BETA_POLICY_ACKNOWLEDGEMENTS, BETA_POLICY_MESSAGES, type BetaAcknowledgementKey } from '../../../domain/auth';
+import { formatDate } from '../../../domain/dates';
+import { acceptBetaPolicy } from '../../../local/account';
+import { errorMessages } from '../../../local/http';
+import { Button } from '../../ui/button';
+import { Card, PageTitle } from '../../ui/page';
+import { homeFor } from '../../shell/guards';
+import { useProfile } from '../../shell/use-session';
+
+const EFFECTIVE = 'June 30, 2025';
+
+/** The beta-user disclaimer of SPEC section 1 with its four acknowledgements, stored per user. */
+export function BetaPolicyPage() {
+  const profile = useProfile();
+  const navigate = useNavigate();
+  const [ticked, setTicked] = useState<Record<BetaAcknowledgementKey, boolean>>({
+    notHipaa: false,
+    notForMedicalDecisions: false,
+    dataMayBeDeleted: false,
+    agreeToPolicy: false,
+  });
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const accepted = profile?.beta_policy_accepted_at;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!Object.values(ticked).every(Boolean)) {
+      setFailure(BETA_POLICY_MESSAGES.allRequired);
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      const updated = await acceptBetaPolicy({ notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true });
+      await navigate({ to: homeFor(updated.role), replace: true });
+    } catch (error) {
+      setFailure(errorMessages(error).join(' '));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle description={`Effective ${EFFECTIVE}`}>Beta User Policy</PageTitle>
+      <Card className="max-w-3xl space-y-3 text-slate-800">
+        <p>Thank you for trying Kincare during its beta. Please read this before you go on.</p>
+        <ul className="list-disc space-y-2 pl-6">
+          <li>During the beta, Kincare is <strong>not HIPAA compliant</strong>. Do not store information you are not comfortable keeping in a beta service.</li>
+          <li>Kincare is <strong>not for medical decisions</strong>. It keeps your records; your doctor decides about your care.</li>
+          <li>Beta data <strong>may be deleted or migrated</strong> as the service changes.</li>
+        </ul>
+        {accepted ? (
+          <p role="status" className="rounded bg-brand-50 p-3 text-brand-900">
+            You accepted this policy on {formatDate(accepted)}.
+          </p>
+        ) : (
+          <form onSubmit={(event) => void submit(event)} noValidate aria-label="Beta policy acknowledgements">
+            <fieldset className="space-y-3">
+              <legend className="mb-2 font-semibold">Please confirm each point</legend>
+              {BETA_POLICY_ACKNOWLEDGEMENTS.map((item) => (
+                <label key={item.key} className="flex items-start gap-3">
+                  <input
+                    type="checkbox"
+                    className="mt-1 h-5 w-5"
+                    checked={ticked[item.key]}
+                    onChange={(event) => setTicked((previous) => ({ ...previous, [item.key]: event.target.checked }))}
+                  />
+                  <span>{item.label}</span>
+                </label>
+              ))}
+            </fieldset>
+            {failure ? (
+              <p role="alert" className="mt-4 rounded bg-red-50 p-3 text-sm text-red-800">
+                {failure}
+              </p>
+            ) : null}
+            <Button type="submit" className="mt-4" disabled={busy}>
+              I agree
+            </Button>
+          </form>
+        )}
+      </Card>
+    </>
+  );
+}

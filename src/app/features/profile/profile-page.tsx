@@ -1,0 +1,45 @@
+import { Card, PageTitle } from '../../ui/page';
+import { useProfile } from '../../shell/use-session';
+import { ProfileForm } from './profile-form';
+import { ChangePasswordForm } from './change-password-form';
+
+/** /profile and /caregiver/profile: who you are, your details, your password. */
+export function ProfilePage() {
+  const profile = useProfile();
+  if (!profile) return <PageTitle>Profile</PageTitle>;
+  return (
+    <>
+      <PageTitle description={profile.email}>Profile</PageTitle>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-1">
+          <h2 className="mb-3 text-lg font-semibold">About you</h2>
+          {profile.photo_url ? <img src={profile.photo_url} alt="Your profile photo" className="mb-3 h-24 w-24 rounded-full object-cover" /> : null}
+          <dl className="space-y-2 text-sm">
+            <Row term="Name" value={profile.name} />
+            <Row term="Account type" value={profile.role === 'Caregiver' ? 'Family and Caregiver' : profile.role} />
+            <Row term="Email" value={profile.email} />
+            <Row term="Zip code" value={profile.zip_code} />
+            <Row term="Age" value={profile.age === null ? 'Not set' : String(profile.age)} />
+          </dl>
+        </Card>
+        <Card className="lg:col-span-2">
+          <h2 className="mb-3 text-lg font-semibold">Update profile</h2>
+          <ProfileForm profile={profile} />
+        </Card>
+        <Card className="lg:col-span-3">
+          <h2 className="mb-3 text-lg font-semibold">Change password</h2>
+          <ChangePasswordForm />
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Row({ term, value }: { term: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className="text-right font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}

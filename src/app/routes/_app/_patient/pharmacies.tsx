@@ -1,0 +1,4 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { UpcomingSection } from '../../../ui/upcoming-section';
+
+export const Route = createFileRoute('/_app/_patient/pharmacies')({ component: () => <UpcomingSection title="Pharmacies" /> });

@@ -1,0 +1,39 @@
+import { redirect } from '@tanstack/react-router';
+import { requiredPermissionFor } from '../../domain/permissions';
+import type { Role } from '../../domain/roles';
+import { STORAGE_KEYS } from '../../domain/storage-keys';
+import { hasUserDb, userDb } from '../../local/db';
+import { readSession, type Session } from '../../local/session';
+
+// The access rules of SPEC section 2, used by the routes' beforeLoad.
+
+export function homeFor(role: Role | undefined): '/login' | '/dashboard' | '/caregiver/dashboard' | '/unauthorized' {
+  if (!role) return '/login';
+  if (role === 'Patient') return '/dashboard';
+  if (role === 'Caregiver') return '/caregiver/dashboard';
+  return '/unauthorized'; // Admin and Doctor have no menu (SPEC section 1)
+}
+
+/** No stored token: every signed-in path goes to /login. */
+export function requireSession(): Session {
+  const session = readSession();
+  if (!session) throw redirect({ to: '/login', replace: true });
+  return session;
+}
+
+/** A route of one role: anyone else is sent to /unauthorized. */
+export function requireRole(role: Role): Session {
+  const session = requireSession();
+  if (session.role !== role) throw redirect({ to: '/unauthorized', replace: true });
+  return session;
+}
+
+/** A caregiver route that needs a Read permission on the selected patient (SPEC section 2). */
+export async function requireCaregiverPermission(path: string): Promise<void> {
+  requireRole('Caregiver');
+  const permission = requiredPermissionFor(path);
+  if (!permission) return;
+  const selected = localStorage.getItem(STORAGE_KEYS.selectedPatientId);
+  const link = selected && hasUserDb() ? await userDb().associatedPatients.get(selected) : undefined;
+  if (!link?.permissions.includes(permission)) throw redirect({ to: '/unauthorized', replace: true });
+}

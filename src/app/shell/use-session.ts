@@ -1,0 +1,26 @@
+import { useSyncExternalStore } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { onSessionChange, readSession, type Session } from '../../local/session';
+import { hasUserDb, userDb } from '../../local/db';
+import type { Profile } from '../../domain/auth';
+
+let cached: Session | null = readSession();
+const subscribe = (listener: () => void) =>
+  onSessionChange(() => {
+    cached = readSession();
+    listener();
+  });
+
+/** The signed-in session, re-rendering when it changes. */
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribe, () => cached);
+}
+
+/** The signed-in user's profile from the local table (no network wait). */
+export function useProfile(): Profile | undefined {
+  const session = useSession();
+  return useLiveQuery(
+    async () => (session && hasUserDb() ? userDb().profile.get(session.userId) : undefined),
+    [session?.userId],
+  );
+}

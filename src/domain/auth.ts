@@ -1,0 +1,239 @@
+import { z } from 'zod';
+import { ETHNICITIES, GENDERS, RACES } from './options';
+import { passwordSchema, PASSWORD_MESSAGES } from './password';
+import { ROLES } from './roles';
+import { isIsoDate } from './dates';
+import { US_ZIP_PATTERN } from './zip';
+
+// The /auth contract of SPEC section 7: request bodies, queries and responses, shared by the server's
+// route schemas and the client's forms so both say the same thing in the same words.
+
+export const AUTH_MESSAGES = {
+  nameRequired: 'Name is required.',
+  nameTooLong: 'Name must be at most 100 characters.',
+  emailRequired: 'Email is required.',
+  emailInvalid: 'Enter a valid email address.',
+  zipInvalid: 'Enter a 5-digit US zip code or a 6-digit PIN code.',
+  usZipInvalid: 'Enter a 5-digit US zip code.',
+  roleInvalid: 'Choose an account type: Patient or Family and Caregiver.',
+  otpInvalid: 'Enter the 6-digit code from the e-mail.',
+  birthDateInvalid: 'Enter the birth date as YYYY-MM-DD.',
+  birthDateFuture: 'Birth date cannot be in the future.',
+  phoneInvalid: 'Enter a valid phone number (10 to 15 digits).',
+  genderInvalid: `Gender must be one of: ${GENDERS.join(', ')}.`,
+  raceInvalid: `Race must be one of: ${RACES.join('; ')}.`,
+  ethnicityInvalid: `Ethnicity must be one of: ${ETHNICITIES.join('; ')}.`,
+  invalidCredentials: 'Invalid email or password.',
+  emailNotVerified: 'Please verify your e-mail address before signing in. We sent you a link.',
+  emailTaken: 'An account with this email already exists.',
+  otpSent: 'If an account exists for this email, we sent a 6-digit code. It is valid for 10 minutes.',
+  otpWrong: 'The code is wrong or has expired. Request a new code.',
+  otpTooManyTries: 'Too many wrong codes. Request a new code.',
+  otpNotVerified: 'Verify the code from the e-mail before setting a new password.',
+  verifyLinkInvalid: 'This verification link is invalid or has expired.',
+  oldPasswordWrong: 'The old password is wrong.',
+  tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
+  addressRequired: 'Address is required.',
+  cityRequired: 'City is required.',
+  stateRequired: 'State is required.',
+  addressFieldTooLong: 'Address fields must be at most 200 characters.',
+  zipUnknown: 'We could not find this zip code.',
+} as const;
+
+const email = z
+  .string({ error: AUTH_MESSAGES.emailRequired })
+  .trim()
+  .min(1, AUTH_MESSAGES.emailRequired)
+  .max(254, AUTH_MESSAGES.emailInvalid)
+  .pipe(z.email({ error: AUTH_MESSAGES.emailInvalid }))
+  .transform((value) => value.toLowerCase());
+
+const name = z
+  .string({ error: AUTH_MESSAGES.nameRequired })
+  .trim()
+  .min(1, AUTH_MESSAGES.nameRequired)
+  .max(100, AUTH_MESSAGES.nameTooLong);
+
+const zipCode = z
+  .string({ error: AUTH_MESSAGES.zipInvalid })
+  .trim()
+  .regex(/^(\d{5}|\d{6})$/, AUTH_MESSAGES.zipInvalid);
+
+export const registerBodySchema = z.object({
+  name,
+  email,
+  password: passwordSchema,
+  role: z.enum(['Patient', 'Caregiver'], { error: AUTH_MESSAGES.roleInvalid }),
+  zip_code: zipCode,
+});
+export type RegisterBody = z.input<typeof registerBodySchema>;
+
+export const loginBodySchema = z.object({
+  email,
+  password: z.string({ error: PASSWORD_MESSAGES.required }).min(1, PASSWORD_MESSAGES.required).max(1024),
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+export const loginResponseSchema = z.object({
+  success: z.literal(true),
+  accessToken: z.string(),
+  role: z.enum(ROLES),
+  userId: z.string(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const messageResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+export const verifyEmailBodySchema = z.object({
+  token: z.string({ error: AUTH_MESSAGES.verifyLinkInvalid }).regex(/^[A-Za-z0-9_-]{20,128}$/, AUTH_MESSAGES.verifyLinkInvalid),
+});
+
+export const forgotPasswordBodySchema = z.object({ email });
+export const otpSchema = z.string({ error: AUTH_MESSAGES.otpInvalid }).trim().regex(/^\d{6}$/, AUTH_MESSAGES.otpInvalid);
+export const verifyOtpBodySchema = z.object({ email, otp: otpSchema });
+export const resetPasswordBodySchema = z.object({ email, newPassword: passwordSchema });
+
+export const changePasswordBodySchema = z
+  .object({
+    old_password: z.string({ error: PASSWORD_MESSAGES.required }).min(1, PASSWORD_MESSAGES.required).max(1024),
+    new_password: passwordSchema,
+    confirm_password: z.string({ error: PASSWORD_MESSAGES.required }).min(1, PASSWORD_MESSAGES.required),
+  })
+  .refine((body) => body.new_password === body.confirm_password, {
+    message: PASSWORD_MESSAGES.mismatch,
+    path: ['confirm_password'],
+  })
+  .refine((body) => body.new_password !== body.old_password, {
+    message: PASSWORD_MESSAGES.sameAsOld,
+    path: ['new_password'],
+  });
+export type ChangePasswordBody = z.input<typeof changePasswordBodySchema>;
+
+/** change-password answers with a fresh token: the change signs out every older token. */
+export const changePasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  accessToken: z.string(),
+});
+
+/** One of an option list, or '' to clear the field. */
+const optionOrEmpty = (options: readonly string[], message: string) =>
+  z
+    .string({ error: message })
+    .refine((value) => value === '' || options.includes(value), message)
+    .optional();
+
+const optionalText = (max: number, message: string) => z.string().trim().max(max, message).optional();
+
+/** The text fields of the multipart update-profile call; every field is optional, empty means "clear". */
+export const updateProfileFieldsSchema = z.object({
+  name: name.optional(),
+  zip_code: zipCode.optional(),
+  birth_date: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || isIsoDate(value), AUTH_MESSAGES.birthDateInvalid)
+    .refine((value) => value === '' || value <= new Date().toISOString().slice(0, 10), AUTH_MESSAGES.birthDateFuture)
+    .optional(),
+  gender: optionOrEmpty(GENDERS, AUTH_MESSAGES.genderInvalid),
+  race: optionOrEmpty(RACES, AUTH_MESSAGES.raceInvalid),
+  ethnicity: optionOrEmpty(ETHNICITIES, AUTH_MESSAGES.ethnicityInvalid),
+  phone: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || /^\+?[\d\s().-]{10,20}$/.test(value), AUTH_MESSAGES.phoneInvalid)
+    .refine((value) => {
+      const digits = value.replace(/\D/g, '').length;
+      return value === '' || (digits >= 10 && digits <= 15);
+    }, AUTH_MESSAGES.phoneInvalid)
+    .optional(),
+  address: optionalText(200, AUTH_MESSAGES.addressFieldTooLong),
+  city: optionalText(100, AUTH_MESSAGES.addressFieldTooLong),
+  state: optionalText(50, AUTH_MESSAGES.addressFieldTooLong),
+});
+export type UpdateProfileFields = z.input<typeof updateProfileFieldsSchema>;
+
+/** The user profile of SPEC section 3 plus the fields update-profile manages. */
+export const profileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  email: z.string(),
+  zip_code: z.string(),
+  patient_id: z.string().nullable(),
+  caregiver_id: z.string().nullable(),
+  stripe_customer_id: z.string().nullable(),
+  email_verified: z.boolean(),
+  birth_date: z.string().nullable(),
+  age: z.number().nullable(),
+  gender: z.string().nullable(),
+  race: z.string().nullable(),
+  ethnicity: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  photo_url: z.string().nullable(),
+  beta_policy_accepted_at: z.string().nullable(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const profileResponseSchema = z.object({ success: z.literal(true), data: profileSchema });
+export const updateProfileResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: profileSchema,
+});
+
+/** What one person may see of another (user-info by e-mail, GET /auth/:id). */
+export const publicUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  patient_id: z.string().nullable(),
+  caregiver_id: z.string().nullable(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
+export const userInfoQuerySchema = z.object({ email });
+export const userResponseSchema = z.object({ success: z.literal(true), data: publicUserSchema });
+export const userIdParamsSchema = z.object({ id: z.uuid({ error: 'The user id is not valid.' }) });
+
+export const addressBodySchema = z.object({
+  address: z.string({ error: AUTH_MESSAGES.addressRequired }).trim().min(1, AUTH_MESSAGES.addressRequired).max(200, AUTH_MESSAGES.addressFieldTooLong),
+  city: z.string({ error: AUTH_MESSAGES.cityRequired }).trim().min(1, AUTH_MESSAGES.cityRequired).max(100, AUTH_MESSAGES.addressFieldTooLong),
+  state: z.string({ error: AUTH_MESSAGES.stateRequired }).trim().min(1, AUTH_MESSAGES.stateRequired).max(50, AUTH_MESSAGES.addressFieldTooLong),
+  zip_code: z.string({ error: AUTH_MESSAGES.usZipInvalid }).trim().regex(US_ZIP_PATTERN, AUTH_MESSAGES.usZipInvalid),
+});
+export type AddressBody = z.input<typeof addressBodySchema>;
+export const validatedAddressResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    address: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip_code: z.string(),
+    country: z.literal('US'),
+  }),
+});
+
+/** The beta-user disclaimer (SPEC section 1): four acknowledgements, all required, stored per user. */
+export const BETA_POLICY_EFFECTIVE_DATE = '2025-06-30';
+export const BETA_POLICY_ACKNOWLEDGEMENTS = [
+  { key: 'notHipaa', label: 'I understand that Kincare is not HIPAA compliant during the beta.' },
+  { key: 'notForMedicalDecisions', label: 'I understand that Kincare is not for medical decisions and I will ask my doctor about my care.' },
+  { key: 'dataMayBeDeleted', label: 'I understand that beta data may be deleted or migrated.' },
+  { key: 'agreeToPolicy', label: 'I have read and agree to the Beta User Policy.' },
+] as const;
+export type BetaAcknowledgementKey = (typeof BETA_POLICY_ACKNOWLEDGEMENTS)[number]['key'];
+export const BETA_POLICY_MESSAGES = { allRequired: 'Please tick all four boxes to continue.' } as const;
+export const betaPolicyBodySchema = z.object({
+  notHipaa: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
+  notForMedicalDecisions: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
+  dataMayBeDeleted: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
+  agreeToPolicy: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
+});
+
+export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+export const PROFILE_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;

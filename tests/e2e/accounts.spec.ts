@@ -1,0 +1,122 @@
+import { expect, test } from '@playwright/test';
+import { PASSWORD, createVerifiedUser, expectNoAxeViolations, indexedDbNames, latestMailTo, signInThroughUi, uniqueEmail, verificationPath } from './support';
+
+test('sign up, verify from the mailbox, sign in to the patient shell, log out leaving nothing behind', async ({ page }) => {
+  const email = uniqueEmail('new-patient');
+  await page.goto('/login');
+  await expectNoAxeViolations(page);
+  await page.getByRole('tab', { name: 'Sign up' }).click();
+  const signUp = page.getByRole('form', { name: 'Sign up' });
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(signUp.getByText('Name is required.')).toBeVisible();
+  await signUp.getByLabel('Full name').fill('Rosa Diaz');
+  await signUp.getByLabel('Email').fill(email);
+  await signUp.getByLabel('Password').fill('short');
+  await expect(signUp.getByText('Password must be at least 8 characters.')).toBeVisible();
+  await signUp.getByLabel('Password').fill(PASSWORD);
+  await signUp.getByLabel('Account type').selectOption('Patient');
+  await signUp.getByLabel('Zip code').fill('10001');
+  await signUp.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Check your e-mail for a verification link.')).toBeVisible();
+
+  // Signing in before verifying is refused with a clear message.
+  await page.getByRole('tab', { name: 'Sign in' }).click();
+  const signIn = page.getByRole('form', { name: 'Sign in' });
+  await signIn.getByLabel('Email').fill(email);
+  await signIn.getByLabel('Password').fill(PASSWORD);
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await expect(signIn.getByRole('alert')).toContainText('verify your e-mail');
+
+  await page.goto(verificationPath(await latestMailTo(email)));
+  await expect(page.getByRole('status')).toContainText('You can sign in now');
+
+  await signInThroughUi(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const label of ['Dashboard', 'Doctors', 'Pharmacies', 'Appointments', 'Caregivers', 'Prescriptions', 'Lab Reports', 'Medical History', 'Caregiver Permissions Request', 'Subscription', 'Profile', 'Logout']) {
+    await expect(nav.getByText(label, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByTestId('greeting')).toContainText('Rosa Diaz');
+  await expectNoAxeViolations(page);
+  expect((await indexedDbNames(page)).some((name) => name.startsWith('kincare-'))).toBe(true);
+
+  // The sidebar collapses from 250 to 80 px.
+  expect((await nav.boundingBox())?.width).toBe(250);
+  await nav.getByRole('button', { name: 'Collapse sidebar' }).click();
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBe(80);
+  await nav.getByRole('button', { name: 'Expand sidebar' }).click();
+
+  await nav.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await indexedDbNames(page)).filter((name) => name.startsWith('kincare-'))).toEqual([]);
+  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('role')])).toEqual([null, null]);
+  // Signed out, a private path goes back to /login.
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a caregiver account gets the caregiver sidebar and no patient routes', async ({ page, request }) => {
+  const { email } = await createVerifiedUser(request, 'Caregiver', 'Carl Giver');
+  await signInThroughUi(page, email);
+  await expect(page).toHaveURL(/\/caregiver\/dashboard$/);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const label of ['Dashboard', 'Patients', 'Profile', 'Permission Requests']) {
+    await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible();
+  }
+  const none = nav.getByText('No caregiver permissions');
+  await expect(none).toBeVisible();
+  await expect(none.locator('xpath=..')).toHaveAttribute('aria-disabled', 'true');
+  await expect(nav.getByRole('link', { name: 'Doctors' })).toHaveCount(0);
+  // Without ReadDoctor the caregiver route is off limits; so are patient routes.
+  await page.goto('/caregiver/doctors');
+  await expect(page).toHaveURL(/\/unauthorized$/);
+  await expect(page.getByText('Unauthorized Access')).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/unauthorized$/);
+  // The header's profile button goes to the caregiver profile.
+  await page.goto('/caregiver/dashboard');
+  await page.getByRole('link', { name: 'Profile', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/caregiver\/profile$/);
+});
+
+test('unknown paths redirect: to /login without a token, home by role with one', async ({ page, request }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/terms-of-use');
+  await expect(page.getByRole('heading', { name: 'Terms of Use' })).toBeVisible();
+  await page.goto('/unauthorized');
+  await expect(page.getByText('Unauthorized Access')).toBeVisible();
+
+  const { email } = await createVerifiedUser(request, 'Patient');
+  await signInThroughUi(page, email);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('an expired session (401) clears the session, goes to the root and says Unauthorized', async ({ page, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient');
+  await signInThroughUi(page, email);
+  await page.evaluate(() => {
+    localStorage.setItem('selectedPatientId', 'someone');
+    localStorage.setItem('healthCheckinDone', 'true');
+  });
+  // Another device changes the password: this device's token stops working.
+  const login = await request.post('/api/auth/login', { data: { email, password: 'Healthy123' } });
+  const token = (await login.json()).accessToken as string;
+  const changed = await request.put('/api/auth/change-password', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { old_password: 'Healthy123', new_password: 'Healthier456', confirm_password: 'Healthier456' },
+  });
+  expect(changed.ok()).toBe(true);
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Unauthorized', { exact: false }).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(
+    await page.evaluate(() => ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key))),
+  ).toEqual([null, null, null, null]);
+});

@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// Browser tests: Debian's Chromium against the real server (built PWA + API on PGlite) with a fresh
+// data folder per run; tests read the mailbox it writes (DATA_DIR/mail).
+
+const port = Number(process.env.E2E_PORT ?? 8181);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+process.env.E2E_BASE_URL = `http://localhost:${port}`;
+const profileRoot = mkdtempSync(join(tmpdir(), 'kincare-chromium-'));
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: join(dataDir, 'e2e-results.json') }]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      env: { ...process.env, XDG_CONFIG_HOME: join(profileRoot, 'config'), XDG_CACHE_HOME: join(profileRoot, 'cache') },
+    },
+    trace: 'off',
+  },
+  webServer: {
+    command: 'npx tsx src/server/main.ts',
+    cwd: join(import.meta.dirname, '..', '..'),
+    url: `http://localhost:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://localhost:${port}`,
+      RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
+      RATE_LIMIT_OTP_PER_MINUTE: '1000',
+    },
+  },
+});

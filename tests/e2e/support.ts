@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+export const PASSWORD = 'Healthy123';
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** The newest message to `to` in the server's local mailbox (DATA_DIR/mail), waiting for it to arrive. */
+export async function latestMailTo(to: string): Promise<string> {
+  const dir = join(process.env.E2E_DATA_DIR ?? '', 'mail');
+  let found: string | undefined;
+  await expect
+    .poll(() => {
+      let files: string[] = [];
+      try {
+        files = readdirSync(dir).filter((file) => file.includes(to)).sort();
+      } catch {
+        return false;
+      }
+      const last = files.at(-1);
+      found = last ? readFileSync(join(dir, last), 'utf8') : undefined;
+      return Boolean(found);
+    })
+    .toBe(true);
+  return decodeQuotedPrintable(found ?? '');
+}
+
+function decodeQuotedPrintable(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+export function verificationPath(mail: string): string {
+  const match = /\/verify-email\/[A-Za-z0-9_-]+/.exec(mail);
+  if (!match) throw new Error(`no verification link in:\n${mail}`);
+  return match[0];
+}
+
+/** A verified account made through the API (the UI flow has its own test). */
+export async function createVerifiedUser(request: APIRequestContext, role: 'Patient' | 'Caregiver', name = `${role} Tester`) {
+  const email = uniqueEmail(role.toLowerCase());
+  const registered = await request.post('/api/auth/register', { data: { name, email, password: PASSWORD, role, zip_code: '10001' } });
+  expect(registered.status()).toBe(201);
+  const token = verificationPath(await latestMailTo(email)).split('/').pop();
+  const verified = await request.post('/api/auth/verify-email', { data: { token } });
+  expect(verified.ok()).toBe(true);
+  return { email, name };
+}
+
+/** Signs in through the sign-in form, and accepts the beta policy the first time. */
+export async function signInThroughUi(page: Page, email: string) {
+  await page.goto('/login');
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Logged in successfully')).toBeVisible();
+  if (await page.waitForURL('**/beta-user-policy', { timeout: 3000 }).then(() => true, () => false)) {
+    for (const box of await page.getByRole('checkbox').all()) await box.check();
+    await page.getByRole('button', { name: 'I agree' }).click();
+  }
+}
+
+/** axe finds no violations on the page as it is now. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length})`)).toEqual([]);
+}
+
+/** The names of this origin's IndexedDB databases. */
+export async function indexedDbNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name ?? ''));
+}

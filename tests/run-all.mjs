@@ -1,0 +1,64 @@
+// `npm test`: every check, in order, stopping at the first failure: type check, lint, unit and server
+// tests on PGlite, the server tests again on Postgres when DATABASE_URL is set, then the browser tests
+// in Chromium against a fresh build. Prints one closing line with the number of tests.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const resultsDir = mkdtempSync(join(tmpdir(), 'kincare-results-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const started = Date.now();
+
+function run(title, command, args, env = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) {
+    console.error(`\n${title} failed.`);
+    printTotals();
+    process.exit(result.status ?? 1);
+  }
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+}
+
+function printTotals() {
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`\nAll checks took ${seconds} s.`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+}
+
+const vitestJson = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, name)}`];
+
+run('Type check', 'npm', ['run', '--silent', 'typecheck']);
+run('Lint', 'npm', ['run', '--silent', 'lint']);
+run('Unit and server tests (PGlite)', 'npx', ['vitest', 'run', ...vitestJson('vitest.json')]);
+countVitest(join(resultsDir, 'vitest.json'));
+if (process.env.DATABASE_URL) {
+  run('Server tests (Postgres)', 'npx', ['vitest', 'run', '--project', 'server', '--no-file-parallelism', ...vitestJson('vitest-pg.json')], {
+    TEST_DATABASE: 'postgres',
+  });
+  countVitest(join(resultsDir, 'vitest-pg.json'));
+} else {
+  console.log('\nDATABASE_URL is not set: the server tests ran on PGlite only.');
+}
+run('Chromium', 'node', ['tests/e2e/ensure-chromium.mjs']);
+run('Build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+const e2eDir = mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
+run('Browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], { E2E_DATA_DIR: e2eDir });
+countPlaywright(join(e2eDir, 'e2e-results.json'));
+printTotals();

@@ -1,0 +1,180 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/server/config';
+import { openDatabase, queryRows, type DatabaseHandle } from '../../src/server/db/client';
+import { buildApp } from '../../src/server/app';
+import { mailDirFor } from '../../src/server/plugins/mail';
+
+// The real app on a real database: PGlite in memory by default, the Postgres of DATABASE_URL when the
+// suite runs with TEST_DATABASE=postgres. One database per test file (PGlite takes seconds to start);
+// resetDatabase() empties every table between tests.
+
+export type TestContext = {
+  app: FastifyInstance;
+  config: Config;
+  database: DatabaseHandle;
+  dataDir: string;
+  close: () => Promise<void>;
+};
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kincare-test-'));
+  const usePostgres = process.env.TEST_DATABASE === 'postgres';
+  if (usePostgres && !process.env.DATABASE_URL) throw new Error('TEST_DATABASE=postgres needs DATABASE_URL');
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    ...(usePostgres ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...env,
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://' });
+  const app = await buildApp({ config, db: database.db, distDir: join(dataDir, 'no-dist') });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Empties every table of ours (not the migrations journal), so each test starts from nothing. */
+export async function resetDatabase(ctx: TestContext): Promise<void> {
+  const rows = await queryRows<{ tablename: string }>(
+    ctx.database.db,
+    sql`select tablename from pg_tables where schemaname = 'public'`,
+  );
+  const tables = rows.map((row) => `"${row.tablename}"`);
+  if (tables.length > 0) await ctx.database.db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
+  rmSync(mailDirFor(ctx.dataDir), { recursive: true, force: true });
+}
+
+/** The messages in the local mailbox (DATA_DIR/mail), oldest first, as raw .eml text. */
+export function readMailbox(ctx: TestContext): { to: string; raw: string }[] {
+  const dir = mailDirFor(ctx.dataDir);
+  let files: string[];
+  try {
+    files = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return files.map((file) => {
+    const raw = readFileSync(join(dir, file), 'utf8');
+    const to = /^To: (.+)$/m.exec(raw)?.[1]?.trim() ?? '';
+    return { to, raw };
+  });
+}
+
+// ---- Accounts, mail and forms for the /auth and file tests ----
+
+/** The mail's text with quoted-printable soft line breaks undone, so links and codes read whole. */
+export function mailText(raw: string): string {
+  return raw.replace(/=\r?\n/g, '');
+}
+
+/** The newest mail to `email`, decoded for reading, or undefined. */
+export function lastMailTo(ctx: TestContext, email: string): string | undefined {
+  const mails = readMailbox(ctx).filter((mail) => mail.to === email.toLowerCase());
+  const last = mails[mails.length - 1];
+  return last ? mailText(last.raw) : undefined;
+}
+
+export function verificationTokenIn(mail: string | undefined): string {
+  const token = /\/verify-email\/([A-Za-z0-9_-]+)/.exec(mail ?? '')?.[1];
+  if (!token) throw new Error('no verification link in the mail');
+  return token;
+}
+
+export function resetCodeIn(mail: string | undefined): string {
+  const code = /password is (?:<strong>)?(\d{6})/.exec(mail ?? '')?.[1];
+  if (!code) throw new Error('no reset code in the mail');
+  return code;
+}
+
+export const TEST_PASSWORD = 'correct-horse-1';
+
+export type TestUser = { userId: string; email: string; password: string; token: string; role: string };
+
+let userCounter = 0;
+
+/** Registers through the API, follows the mailed link and signs in: a verified user with a token. */
+export async function createUser(
+  ctx: TestContext,
+  overrides: { name?: string; email?: string; role?: 'Patient' | 'Caregiver'; zip_code?: string } = {},
+): Promise<TestUser> {
+  userCounter += 1;
+  const body = {
+    name: overrides.name ?? `Test User ${userCounter}`,
+    email: overrides.email ?? `user${userCounter}-${Date.now()}@example.com`,
+    password: TEST_PASSWORD,
+    role: overrides.role ?? 'Patient',
+    zip_code: overrides.zip_code ?? '10001',
+  };
+  const registered = await ctx.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+  if (registered.statusCode !== 201) throw new Error(`register failed: ${registered.body}`);
+  const token = verificationTokenIn(lastMailTo(ctx, body.email));
+  const verified = await ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+  if (verified.statusCode !== 200) throw new Error(`verify-email failed: ${verified.body}`);
+  const login = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: body.email, password: body.password },
+  });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  const answer = login.json<{ accessToken: string; userId: string; role: string }>();
+  return { userId: answer.userId, email: body.email.toLowerCase(), password: body.password, token: answer.accessToken, role: answer.role };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+export type FormFile = { field: string; filename: string; contentType: string; bytes: Buffer };
+
+/** A multipart/form-data body for inject(): text fields, then files. */
+export function multipartForm(
+  fields: Record<string, string>,
+  files: FormFile[] = [],
+): { payload: Buffer; headers: { 'content-type': string } } {
+  const boundary = `----kincare-test-${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const file of files) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\n` +
+          `Content-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** A real 1x1 PNG (signature, IHDR, IDAT, IEND), small enough to read in a test. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/**
+ * resetDatabase() plus an empty mailbox folder: resetDatabase removes DATA_DIR/mail, and the mail plugin
+ * only creates it at start, so without this every mail after the first reset would fail to write.
+ */
+export async function resetAll(ctx: TestContext): Promise<void> {
+  await resetDatabase(ctx);
+  mkdirSync(mailDirFor(ctx.dataDir), { recursive: true });
+}
