@@ -57,6 +57,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'sync',
+          include: ['tests/sync/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',

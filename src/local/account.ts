@@ -12,7 +12,7 @@ import {
   type UpdateProfileFields,
 } from '../domain/auth';
 import { http } from './http';
-import { deleteUserDbs, openUserDb, userDb } from './db';
+import { deleteUserDbs, openUserDb, saveSessionCopy, userDb } from './db';
 import { clearSession, readSession, replaceToken, storeSession } from './session';
 
 // Signing in and out of this device: the session keys, the per-user replica and the caches that hold
@@ -24,6 +24,7 @@ export async function signIn(body: LoginBody): Promise<Profile> {
   const login = loginResponseSchema.parse(response.data);
   storeSession(login.accessToken, login.role);
   await openUserDb(login.userId);
+  await saveSessionCopy(login.userId, login.accessToken);
   const profile = await refreshProfile();
   void requestPersistentStorage();
   return profile;
@@ -42,6 +43,7 @@ export async function resumeSession(): Promise<boolean> {
   const session = readSession();
   if (!session) return false;
   await openUserDb(session.userId);
+  await saveSessionCopy(session.userId, session.token);
   return true;
 }
 
@@ -94,7 +96,10 @@ export async function resetPassword(email: string, newPassword: string): Promise
 /** Changes the password; the server signs out older tokens and hands this device a fresh one. */
 export async function changePassword(body: ChangePasswordBody): Promise<void> {
   const response = await http.put('/auth/change-password', body, { quiet: true });
-  replaceToken(changePasswordResponseSchema.parse(response.data).accessToken);
+  const { accessToken } = changePasswordResponseSchema.parse(response.data);
+  replaceToken(accessToken);
+  const session = readSession();
+  if (session) await saveSessionCopy(session.userId, accessToken);
 }
 
 /** Updates the profile (multipart: text fields and an optional photo) and the local copy. */

@@ -1,5 +1,18 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
+import type { Appointment } from '../domain/appointments';
+import type { SyncedResource } from '../domain/sync';
+
+// The device's replica of one signed-in user's data, in IndexedDB via Dexie. One database per user
+// (`kincare-<userId>`), opened at sign-in and deleted at logout, so two people sharing a phone never
+// see each other's records and nothing of a user stays on the device after they sign out.
+//
+// Synced resources have a view table each (what screens read: the server's copy with this device's
+// pending edits on top). `serverRows` keeps the server's copy only of records that have queued edits,
+// so a pull or an answer can rebase those edits; `outbox` holds the queued mutations in order; `blobs`
+// holds files chosen offline until the server has them; `syncState` the pull cursor and sync times.
+
+export const DB_PREFIX = 'kincare-';
 
 /** A patient the signed-in caregiver looks after, with the permissions granted (SPEC section 3). */
 export type AssociatedPatient = {
@@ -11,22 +24,57 @@ export type AssociatedPatient = {
   permission_id: string;
 };
 
-// The device's replica of one signed-in user's data, in IndexedDB via Dexie. One database per user
-// (`kincare-<userId>`), opened at sign-in and deleted at logout, so two people sharing a phone never
-// see each other's records and nothing of a user stays on the device after they sign out.
+export type SyncedRow = { id: string; version: number } & Record<string, unknown>;
 
-export const DB_PREFIX = 'kincare-';
+export type OutboxOp = 'create' | 'update' | 'delete';
+export type OutboxEntry = {
+  seq?: number;
+  resource: SyncedResource;
+  entityId: string;
+  op: OutboxOp;
+  /** create: the full record; update: only the changed fields; delete: empty. */
+  payload: Record<string, unknown>;
+  changedAt: number;
+  idempotencyKey: string;
+  /** The server version this edit is sent against, fixed at the first attempt so every retry is the same request. */
+  baseVersion?: number;
+  status: 'pending' | 'failed';
+  attempts: number;
+  nextAttemptAt: number;
+  error?: string;
+  /** Files (ids in `blobs`) to upload before this mutation is sent. */
+  blobIds?: string[];
+};
+
+export type ServerRow = { key: string; resource: SyncedResource; id: string; version: number; data: SyncedRow | null };
+export type StoredBlob = { id: string; blob: Blob; name: string; type: string; uploadType: string; uploadedKey?: string };
+export type SyncStateEntry = { key: string; value: number };
 
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
+  appointments!: Table<Appointment, string>;
+  serverRows!: EntityTable<ServerRow, 'key'>;
+  outbox!: EntityTable<OutboxEntry, 'seq'>;
+  blobs!: EntityTable<StoredBlob, 'id'>;
+  syncState!: EntityTable<SyncStateEntry, 'key'>;
 
-  constructor(userId: string) {
-    super(`${DB_PREFIX}${userId}`);
+  constructor(name: string, options?: DexieOptions) {
+    super(name, options);
     this.version(1).stores({
       profile: 'id',
       associatedPatients: 'patient_id',
+      appointments: 'id, patient_id, appointment_date',
+      serverRows: 'key',
+      outbox: '++seq, status, [resource+entityId]',
+      blobs: 'id',
+      syncState: 'key',
     });
+  }
+
+  /** The view table of a synced resource. */
+  viewOf(resource: SyncedResource): Table<SyncedRow, string> {
+    return this.table(resource);
   }
 }
 
@@ -36,7 +84,7 @@ let current: KincareDb | null = null;
 export async function openUserDb(userId: string): Promise<KincareDb> {
   if (current && current.name === `${DB_PREFIX}${userId}`) return current;
   current?.close();
-  current = new KincareDb(userId);
+  current = new KincareDb(`${DB_PREFIX}${userId}`);
   await current.open();
   return current;
 }
@@ -51,7 +99,7 @@ export function hasUserDb(): boolean {
   return current !== null;
 }
 
-/** Deletes this user's replica (logout). Also removes any replica left from an earlier crash. */
+/** Deletes this user's replica and the session copy (logout), and any replica left from an earlier crash. */
 export async function deleteUserDbs(): Promise<void> {
   const open = current;
   current = null;
@@ -61,4 +109,32 @@ export async function deleteUserDbs(): Promise<void> {
   }
   const names = await Dexie.getDatabaseNames().catch(() => [] as string[]);
   await Promise.all(names.filter((name) => name.startsWith(DB_PREFIX)).map((name) => Dexie.delete(name)));
+}
+
+// The service worker cannot read localStorage, so the signed-in user id and current token are also
+// kept here for it. It is read at send time, so a replayed request always carries the newest token.
+
+type SessionCopy = { id: 'current'; userId: string; token: string };
+class SessionDb extends Dexie {
+  session!: EntityTable<SessionCopy, 'id'>;
+  constructor() {
+    super(`${DB_PREFIX}session`);
+    this.version(1).stores({ session: 'id' });
+  }
+}
+const sessionDb = () => new SessionDb();
+
+export async function saveSessionCopy(userId: string, token: string): Promise<void> {
+  const db = sessionDb();
+  await db.session.put({ id: 'current', userId, token });
+  db.close();
+}
+
+export async function readSessionCopy(): Promise<{ userId: string; token: string } | undefined> {
+  const db = sessionDb();
+  try {
+    return await db.session.get('current');
+  } finally {
+    db.close();
+  }
 }

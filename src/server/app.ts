@@ -14,6 +14,9 @@ import { mailPlugin } from './plugins/mail';
 import { storagePlugin } from './plugins/storage';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
+import { appointmentRoutes } from './routes/appointments';
+import { syncRoutes } from './routes/sync';
+import { scheduleHousekeeping } from './services/housekeeping';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,9 +79,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.setNotFoundHandler((request, reply) => reply.status(404).send({ message: 'Not found' }));
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(appointmentRoutes, { prefix: '/appointments' });
+      await api.register(syncRoutes, { prefix: '/sync' });
     },
     { prefix: '/api' },
   );
+  scheduleHousekeeping(app);
   await app.register(staticAppPlugin, { distDir: options.distDir ?? defaultDistDir });
   return app;
 }

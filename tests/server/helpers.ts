@@ -122,7 +122,11 @@ export async function createUser(
   const registered = await ctx.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
   if (registered.statusCode !== 201) throw new Error(`register failed: ${registered.body}`);
   const token = verificationTokenIn(lastMailTo(ctx, body.email));
-  const verified = await ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+  const verified = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/verify-email',
+    payload: { token },
+  });
   if (verified.statusCode !== 200) throw new Error(`verify-email failed: ${verified.body}`);
   const login = await ctx.app.inject({
     method: 'POST',
@@ -131,7 +135,13 @@ export async function createUser(
   });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   const answer = login.json<{ accessToken: string; userId: string; role: string }>();
-  return { userId: answer.userId, email: body.email.toLowerCase(), password: body.password, token: answer.accessToken, role: answer.role };
+  return {
+    userId: answer.userId,
+    email: body.email.toLowerCase(),
+    password: body.password,
+    token: answer.accessToken,
+    role: answer.role,
+  };
 }
 
 export function bearer(token: string): { authorization: string } {
@@ -148,7 +158,9 @@ export function multipartForm(
   const boundary = `----kincare-test-${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
   }
   for (const file of files) {
     chunks.push(
@@ -161,7 +173,10 @@ export function multipartForm(
     );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 /** A real 1x1 PNG (signature, IHDR, IDAT, IEND), small enough to read in a test. */

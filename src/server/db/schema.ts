@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // The server's tables. Ids are UUIDs so that clients can mint them offline (see the sync engine).
 
@@ -104,3 +104,56 @@ export const passwordResets = pgTable(
   },
   (table) => [index('password_resets_user_idx').on(table.userId)],
 );
+
+/** One sequence for every change of every synced resource: a pull cursor is a point on it. */
+export const changeVersionSeq = pgSequence('change_version_seq');
+
+/**
+ * Every synced resource's rows (appointments now; doctors, prescriptions, lab reports later), one table so
+ * that versions, tombstones, merges and the pull are written once. `data` holds the resource's fields as
+ * its domain schema checks them; `field_changed_at` keeps, per field, when the winning edit was made
+ * (for the per-field last-writer-wins merge). A delete keeps the row as a tombstone (deleted_at) for at
+ * least TOMBSTONE_DAYS so that devices offline that long still hear of it.
+ */
+export const records = pgTable(
+  'records',
+  {
+    id: uuid('id').primaryKey(),
+    resource: text('resource').notNull(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    version: bigint('version', { mode: 'number' }).notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    fieldChangedAt: jsonb('field_changed_at').$type<Record<string, number>>().notNull(),
+    createdBy: uuid('created_by').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('records_version_unique').on(table.version),
+    index('records_resource_patient_idx').on(table.resource, table.patientId, table.version),
+  ],
+);
+
+/** Answers to mutating calls, kept with the change they made so a repeated Idempotency-Key replays them. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    statusCode: integer('status_code').notNull(),
+    body: jsonb('body').$type<unknown>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] }), index('idempotency_keys_created_idx').on(table.createdAt)],
+);
+
+/** Small facts of the sync engine, e.g. the tombstone horizon (the newest version ever purged). */
+export const syncMeta = pgTable('sync_meta', {
+  key: text('key').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull(),
+});

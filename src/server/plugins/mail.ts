@@ -37,6 +37,7 @@ export const mailPlugin = fp(async (app: FastifyInstance) => {
     const info = await transport.sendMail({ from: mailFrom, ...message });
     const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
     const file = join(mailDir, `${Date.now()}-${safeTo}.eml`);
+    mkdirSync(mailDir, { recursive: true }); // the folder may have been emptied (tests, an operator)
     writeFileSync(file, info.message as Buffer);
     app.log.info({ to: message.to, subject: message.subject, file }, 'mail written to the local mailbox');
   });

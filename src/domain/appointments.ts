@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { DateTime } from 'luxon';
+import { editMetaSchema } from './sync';
+
+// Appointments (SPEC section 3 payload: patient_id, doctor_id, appointment_date, appointment_title,
+// caregiver_id) plus what people expect: location, notes and a status.
+
+export const APPOINTMENT_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+export const APPOINTMENT_MESSAGES = {
+  titleRequired: 'Title is required.',
+  titleTooLong: 'Title must be at most 200 characters.',
+  dateRequired: 'Date is required.',
+  dateInvalid: 'Enter a valid date and time.',
+  locationTooLong: 'Location must be at most 200 characters.',
+  notesTooLong: 'Notes must be at most 2000 characters.',
+  statusInvalid: 'Status must be scheduled, completed or cancelled.',
+  patientInvalid: 'Choose a valid patient.',
+  doctorInvalid: 'Choose a valid doctor.',
+  idInvalid: 'The appointment id must be a UUID.',
+  notFound: 'Appointment not found.',
+  deletedElsewhere: 'This appointment was deleted on another device, so your change was not applied.',
+  exists: 'An appointment with this id already exists.',
+} as const;
+
+const uuid = (message: string) => z.uuid({ error: message });
+
+export const appointmentDateSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.dateRequired })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.dateRequired)
+  .refine((value) => DateTime.fromISO(value, { setZone: true }).isValid, APPOINTMENT_MESSAGES.dateInvalid);
+
+/** The editable fields and their rules, shared by the form, the write path and the server. */
+export const appointmentFieldsSchema = z.object({
+  appointment_title: z
+    .string({ error: APPOINTMENT_MESSAGES.titleRequired })
+    .trim()
+    .min(1, APPOINTMENT_MESSAGES.titleRequired)
+    .max(200, APPOINTMENT_MESSAGES.titleTooLong),
+  appointment_date: appointmentDateSchema,
+  doctor_id: uuid(APPOINTMENT_MESSAGES.doctorInvalid).nullable(),
+  location: z.string().trim().max(200, APPOINTMENT_MESSAGES.locationTooLong),
+  notes: z.string().trim().max(2000, APPOINTMENT_MESSAGES.notesTooLong),
+  status: z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.statusInvalid }),
+});
+export type AppointmentFields = z.infer<typeof appointmentFieldsSchema>;
+
+export const createAppointmentBodySchema = appointmentFieldsSchema
+  .extend({
+    id: uuid(APPOINTMENT_MESSAGES.idInvalid),
+    patient_id: uuid(APPOINTMENT_MESSAGES.patientInvalid),
+    caregiver_id: uuid('caregiver_id must be a UUID.').nullable().optional(),
+    doctor_id: uuid(APPOINTMENT_MESSAGES.doctorInvalid).nullable().default(null),
+    location: appointmentFieldsSchema.shape.location.default(''),
+    notes: appointmentFieldsSchema.shape.notes.default(''),
+    status: appointmentFieldsSchema.shape.status.default('scheduled'),
+  })
+  .extend(editMetaSchema.shape);
+export type CreateAppointmentBody = z.input<typeof createAppointmentBodySchema>;
+
+/** An update names only the fields it changed: the others keep whatever the server has. */
+export const updateAppointmentBodySchema = appointmentFieldsSchema.partial().extend(editMetaSchema.shape);
+export type UpdateAppointmentBody = z.input<typeof updateAppointmentBodySchema>;
+
+export const appointmentSchema = appointmentFieldsSchema.extend({
+  id: z.string(),
+  patient_id: z.string(),
+  caregiver_id: z.string().nullable(),
+  version: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Appointment = z.infer<typeof appointmentSchema>;
+
+export const appointmentListQuerySchema = z.object({
+  patient: uuid(APPOINTMENT_MESSAGES.patientInvalid).optional(),
+  startDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'startDate must be YYYY-MM-DD.')
+    .refine((value) => DateTime.fromISO(value).isValid, 'startDate must be a real date.')
+    .optional(),
+});
+
+export const appointmentIdParamsSchema = z.object({ id: uuid(APPOINTMENT_MESSAGES.idInvalid) });
+
+export const appointmentResponseSchema = z.object({ success: z.literal(true), data: appointmentSchema, merged: z.boolean() });
+export const appointmentListResponseSchema = z.object({ success: z.literal(true), data: z.array(appointmentSchema) });
+export const deleteResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ id: z.string(), version: z.number(), deleted: z.literal(true) }),
+});
+
+export const APPOINTMENT_PERMISSIONS = {
+  read: 'ReadAppointment',
+  add: 'AddAppointment',
+  edit: 'EditAppointment',
+  delete: 'DeleteAppointment',
+} as const;

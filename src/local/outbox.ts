@@ -1,0 +1,98 @@
+import type { SyncedResource } from '../domain/sync';
+import type { KincareDb, OutboxEntry, OutboxOp, ServerRow, SyncedRow } from './db';
+
+// The one write path of every synced resource: the row (optimistic) and its outbox entry are written in
+// ONE transaction, so a crash can never leave a change on screen that will not be sent, or the reverse.
+// A record with queued edits keeps the server's copy in serverRows; its view row is always that copy
+// with the pending entries replayed on top (recompute), which is how answers, pulls and rollbacks rebase.
+
+const listeners = new Set<() => void>();
+
+/** Called after every queued change (the sync triggers push soon after). */
+export function onOutboxChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const shadowKey = (resource: SyncedResource, id: string) => `${resource}:${id}`;
+
+export type QueuedChange = { resource: SyncedResource; id: string; op: OutboxOp; payload?: Record<string, unknown>; blobIds?: string[] };
+
+export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.now()): Promise<void> {
+  const view = db.viewOf(change.resource);
+  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+    const key = shadowKey(change.resource, change.id);
+    const current = await view.get(change.id);
+    if (!(await db.serverRows.get(key))) {
+      // Nothing was pending for this record, so the view row IS the server's copy: keep it as the base.
+      await db.serverRows.put({ key, resource: change.resource, id: change.id, version: current?.version ?? 0, data: current ?? null });
+    }
+    const entry: OutboxEntry = {
+      resource: change.resource,
+      entityId: change.id,
+      op: change.op,
+      payload: change.payload ?? {},
+      changedAt: now,
+      idempotencyKey: crypto.randomUUID(),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+      ...(change.blobIds ? { blobIds: change.blobIds } : {}),
+    };
+    await db.outbox.add(entry);
+    const next = applyEntry(current ?? null, entry);
+    if (next) await view.put(next);
+    else await view.delete(change.id);
+  });
+  for (const listener of listeners) listener();
+}
+
+export function applyEntry(row: SyncedRow | null, entry: OutboxEntry): SyncedRow | null {
+  if (entry.op === 'delete') return null;
+  if (entry.op === 'create') return { ...entry.payload, id: entry.entityId, version: row?.version ?? 0 } as SyncedRow;
+  return row ? { ...row, ...entry.payload } : null;
+}
+
+export async function pendingEntriesOf(db: KincareDb, resource: SyncedResource, id: string): Promise<OutboxEntry[]> {
+  return db.outbox.where('[resource+entityId]').equals([resource, id]).sortBy('seq');
+}
+
+/**
+ * Rebuilds a record's view row from the server's copy and its still-pending entries, and drops the copy
+ * when nothing is queued any more. Must run inside a transaction over the view, serverRows and outbox.
+ */
+export async function recompute(db: KincareDb, resource: SyncedResource, id: string): Promise<void> {
+  const view = db.viewOf(resource);
+  const key = shadowKey(resource, id);
+  const shadow = await db.serverRows.get(key);
+  const entries = await pendingEntriesOf(db, resource, id);
+  const base = shadow ? shadow.data : ((await view.get(id)) ?? null);
+  let row = base;
+  for (const entry of entries) if (entry.status === 'pending') row = applyEntry(row, entry);
+  if (row) await view.put(row);
+  else await view.delete(id);
+  if (entries.length === 0) await db.serverRows.delete(key);
+}
+
+/** Records what the server now holds for a record, then rebases any queued edits on it. */
+export async function applyServerState(db: KincareDb, resource: SyncedResource, id: string, state: { version: number; data: SyncedRow | null }): Promise<void> {
+  const key = shadowKey(resource, id);
+  const shadow = await db.serverRows.get(key);
+  if (shadow) {
+    if (state.version >= shadow.version) await db.serverRows.put({ ...shadow, version: state.version, data: state.data } satisfies ServerRow);
+  } else {
+    await db.serverRows.put({ key, resource, id, version: state.version, data: state.data });
+  }
+  await recompute(db, resource, id);
+}
+
+/** Throws away a failed change (the person chose to discard it) and shows the record as the server has it. */
+export async function discardFailed(db: KincareDb, seq: number): Promise<void> {
+  const entry = await db.outbox.get(seq);
+  if (!entry || entry.status !== 'failed') return;
+  const view = db.viewOf(entry.resource);
+  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+    await db.outbox.delete(seq);
+    await recompute(db, entry.resource, entry.entityId);
+  });
+}

@@ -1,0 +1,108 @@
+import { onOutboxChange } from './outbox';
+import { userDb } from './db';
+import { readSession } from './session';
+import { createTransport } from './sync-transport';
+import { syncLockName, syncOnce, type SyncResult } from './sync-engine';
+import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from './sync-tags';
+
+// The page's side of syncing: when to sync. On start, when the device comes online, when the app becomes
+// visible, every few minutes while open, and right after a change is queued. The service worker's
+// `sync` event covers a closed page where Background Sync exists; where it does not (Safari, Firefox),
+// the queue simply waits in IndexedDB and goes out on the next open.
+
+const EVERY_FEW_MINUTES_MS = 3 * 60 * 1000;
+
+type Hooks = { onResult: (result: SyncResult) => void };
+type BackgroundRegistration = ServiceWorkerRegistration & {
+  sync?: { register: (tag: string) => Promise<void> };
+  periodicSync?: { register: (tag: string, options: { minInterval: number }) => Promise<void> };
+};
+
+let stopCurrent: (() => void) | null = null;
+let runNow: ((force: boolean) => Promise<SyncResult | undefined>) | null = null;
+
+export function startSync(userId: string, hooks: Hooks): () => void {
+  stopCurrent?.();
+  const transport = createTransport({ baseURL: '/api', getToken: () => readSession()?.token ?? null });
+  let running: Promise<SyncResult | undefined> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const run = async (force: boolean): Promise<SyncResult | undefined> => {
+    if (stopped) return undefined;
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let result: SyncResult | undefined;
+      do {
+        again = false;
+        result = await syncOnce(userDb(), transport, { lockName: syncLockName(userId), force });
+        hooks.onResult(result);
+      } while (again && !stopped && result.problem === undefined);
+      return result;
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  runNow = run;
+
+  const onOnline = () => void run(true);
+  const onVisible = () => document.visibilityState === 'visible' && void run(true);
+  const timer = setInterval(() => void run(false), EVERY_FEW_MINUTES_MS);
+  const unsubscribe = onOutboxChange(() => {
+    void registerBackgroundSync();
+    if (navigator.onLine) void run(true);
+  });
+  window.addEventListener('online', onOnline);
+  document.addEventListener('visibilitychange', onVisible);
+  void run(true);
+  void registerPeriodicSync();
+
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+    unsubscribe();
+    window.removeEventListener('online', onOnline);
+    document.removeEventListener('visibilitychange', onVisible);
+    if (stopCurrent === stop) {
+      stopCurrent = null;
+      runNow = null;
+    }
+  };
+  stopCurrent = stop;
+  return stop;
+}
+
+/** The header's 'Sync now'. */
+export async function syncNow(): Promise<SyncResult | undefined> {
+  return runNow?.(true);
+}
+
+async function serviceWorkerRegistration(): Promise<BackgroundRegistration | null> {
+  if (!('serviceWorker' in navigator) || !navigator.serviceWorker.controller) return null;
+  return navigator.serviceWorker.ready;
+}
+
+/** Asks the browser to fire `sync` in the service worker when the device is online, even if the page is closed. */
+async function registerBackgroundSync(): Promise<void> {
+  try {
+    await (await serviceWorkerRegistration())?.sync?.register(BACKGROUND_SYNC_TAG);
+  } catch {
+    // No Background Sync here: the page's own triggers replay the queue on the next open.
+  }
+}
+
+/** The nightly sync of an installed app, where the browser offers it. */
+async function registerPeriodicSync(): Promise<void> {
+  try {
+    const registration = await serviceWorkerRegistration();
+    if (!registration?.periodicSync) return;
+    const status = await navigator.permissions.query({ name: 'periodic-background-sync' as PermissionName });
+    if (status.state === 'granted') await registration.periodicSync.register(PERIODIC_SYNC_TAG, { minInterval: 12 * 60 * 60 * 1000 });
+  } catch {
+    // Not installed, or not offered by this browser: the page syncs whenever it is open.
+  }
+}

@@ -1,0 +1,46 @@
+import type { KincareDb } from './db';
+import { push, type PushOutcome } from './sync-push';
+import { pull, PullError } from './sync-pull';
+import { withSyncLock } from './sync-lock';
+import { TransportError, type Transport } from './sync-transport';
+
+// A sync cycle: under the device's sync lock, send what is queued, bring in what changed, and send
+// again what arrived meanwhile. Pages, the service worker and the tests all sync through this.
+
+export type SyncResult = {
+  ok: boolean;
+  push: PushOutcome;
+  pulled: number;
+  /** Why the cycle did not finish: offline, the server failed, or the session has ended. */
+  problem?: 'offline' | 'server' | 'signed-out' | 'retrying';
+};
+
+export const LAST_SYNC_KEY = 'lastSyncAt';
+
+export function syncLockName(userId: string): string {
+  return `kincare-sync:${userId}`;
+}
+
+export async function syncOnce(db: KincareDb, transport: Transport, options: { lockName: string; force?: boolean; pullPage?: number }): Promise<SyncResult> {
+  return withSyncLock(options.lockName, async () => {
+    const first = await push(db, transport, { force: options.force ?? false });
+    if (first.stoppedBy === 'signed-out') return { ok: false, push: first, pulled: 0, problem: 'signed-out' };
+    let pulled = 0;
+    try {
+      pulled = (await pull(db, transport, options.pullPage)).applied;
+    } catch (error) {
+      if (error instanceof TransportError) return { ok: false, push: first, pulled, problem: 'offline' };
+      if (error instanceof PullError) return { ok: false, push: first, pulled, problem: error.status === 401 ? 'signed-out' : 'server' };
+      throw error;
+    }
+    const second = await push(db, transport, { force: false });
+    const outcome: PushOutcome = {
+      sent: first.sent + second.sent,
+      rejected: [...first.rejected, ...second.rejected],
+      stoppedBy: second.stoppedBy,
+    };
+    const problem = outcome.stoppedBy === 'signed-out' ? 'signed-out' : outcome.stoppedBy === 'retry-later' || first.stoppedBy === 'retry-later' ? 'retrying' : undefined;
+    if (!problem) await db.syncState.put({ key: LAST_SYNC_KEY, value: Date.now() });
+    return { ok: !problem, push: outcome, pulled, ...(problem ? { problem } : {}) };
+  });
+}

@@ -1,0 +1,90 @@
+import { messagesFromErrorBody } from '../domain/errors';
+import type { KincareDb, OutboxEntry, SyncedRow } from './db';
+import { applyServerState, recompute, shadowKey } from './outbox';
+import { requestFor } from './sync-resources';
+import { TransportError, type Transport, type TransportResponse } from './sync-transport';
+
+// Sends queued changes in order. What happens on failure depends on why:
+// - nothing came back, 5xx, 408, 425, 429: the change stays queued and is retried with backoff;
+// - 401: the change stays queued until the person signs in again;
+// - any other 4xx (400, 403, 404, 409: the server cannot take or merge it): the change is rolled back on
+//   this device, kept as failed with the server's message, and the person is told.
+
+export type PushOutcome = { sent: number; rejected: { entry: OutboxEntry; message: string }[]; stoppedBy: 'done' | 'retry-later' | 'signed-out' };
+
+const MAX_BACKOFF_MS = 5 * 60 * 1000;
+
+export function backoffMs(attempts: number, random = Math.random): number {
+  const exponential = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(exponential * (0.5 + random() / 2));
+}
+
+const isRetryable = (status: number) => status >= 500 || status === 408 || status === 425 || status === 429;
+
+/** The oldest pending change: changes go out in the order they were made. */
+async function nextPending(db: KincareDb): Promise<OutboxEntry | undefined> {
+  return db.outbox.orderBy('seq').filter((entry) => entry.status === 'pending').first();
+}
+
+export async function push(db: KincareDb, transport: Transport, options: { force?: boolean; now?: () => number } = {}): Promise<PushOutcome> {
+  const now = options.now ?? Date.now;
+  const outcome: PushOutcome = { sent: 0, rejected: [], stoppedBy: 'done' };
+  for (;;) {
+    const entry = await nextPending(db);
+    if (!entry || entry.seq === undefined) return outcome;
+    if (!options.force && entry.nextAttemptAt > now()) return { ...outcome, stoppedBy: 'retry-later' };
+    if (entry.baseVersion === undefined) {
+      // The newest server version this device knows; frozen so that a retry repeats the request exactly
+      // (the server matches a repeated Idempotency-Key against the same request).
+      entry.baseVersion = (await db.serverRows.get(shadowKey(entry.resource, entry.entityId)))?.version ?? 0;
+      await db.outbox.update(entry.seq, { baseVersion: entry.baseVersion });
+    }
+    let response: TransportResponse;
+    try {
+      response = await transport(requestFor(entry, entry.baseVersion));
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      await scheduleRetry(db, entry, now());
+      return { ...outcome, stoppedBy: 'retry-later' };
+    }
+    if (response.status >= 200 && response.status < 300) {
+      await acknowledge(db, entry, response.data);
+      outcome.sent++;
+    } else if (response.status === 401) {
+      return { ...outcome, stoppedBy: 'signed-out' };
+    } else if (isRetryable(response.status)) {
+      await scheduleRetry(db, entry, now());
+      return { ...outcome, stoppedBy: 'retry-later' };
+    } else {
+      const message = messagesFromErrorBody(response.data).join(' ');
+      await reject(db, entry, message);
+      outcome.rejected.push({ entry, message });
+    }
+  }
+}
+
+async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number): Promise<void> {
+  const attempts = entry.attempts + 1;
+  await db.outbox.update(entry.seq as number, { attempts, nextAttemptAt: now + backoffMs(attempts) });
+}
+
+/** The server took the change: drop the entry and rebase what is still queued on the server's answer. */
+async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Promise<void> {
+  const data = (body as { data?: Record<string, unknown> } | null)?.data;
+  const version = typeof data?.version === 'number' ? data.version : 0;
+  const deleted = entry.op === 'delete' || data?.deleted === true;
+  const view = db.viewOf(entry.resource);
+  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+    await db.outbox.delete(entry.seq as number);
+    await applyServerState(db, entry.resource, entry.entityId, { version, data: deleted || !data ? null : (data as SyncedRow) });
+  });
+}
+
+/** The server refused the change: keep it as failed (for the person to see and discard) and roll it back. */
+async function reject(db: KincareDb, entry: OutboxEntry, message: string): Promise<void> {
+  const view = db.viewOf(entry.resource);
+  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+    await db.outbox.update(entry.seq as number, { status: 'failed', error: message });
+    await recompute(db, entry.resource, entry.entityId);
+  });
+}

@@ -1,0 +1,26 @@
+// The real type of an uploaded file, read from its first bytes: the type a browser declares is only
+// the file name's extension, and a renamed text file must not be stored or served as an image.
+
+export const DETECTABLE_FILE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'] as const;
+export type DetectedFileType = (typeof DETECTABLE_FILE_TYPES)[number];
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
+
+function startsWith(bytes: Buffer, signature: readonly number[], offset = 0): boolean {
+  return (
+    bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte)
+  );
+}
+
+function startsWithText(bytes: Buffer, text: string, offset = 0): boolean {
+  return bytes.subarray(offset, offset + text.length).toString('latin1') === text;
+}
+
+export function detectFileType(bytes: Buffer): DetectedFileType | null {
+  if (startsWith(bytes, PNG_SIGNATURE)) return 'image/png';
+  if (startsWith(bytes, JPEG_SIGNATURE)) return 'image/jpeg';
+  if (startsWithText(bytes, 'RIFF') && startsWithText(bytes, 'WEBP', 8)) return 'image/webp';
+  if (startsWithText(bytes, '%PDF-')) return 'application/pdf';
+  return null;
+}

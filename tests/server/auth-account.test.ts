@@ -1,0 +1,271 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '../../src/domain/auth';
+import { PASSWORD_MESSAGES } from '../../src/domain/password';
+import { caregivers, emailVerifications, patients, users } from '../../src/server/db/schema';
+import {
+  bearer,
+  createUser,
+  lastMailTo,
+  readMailbox,
+  resetAll,
+  startTestApp,
+  TEST_PASSWORD,
+  verificationTokenIn,
+  type TestContext,
+} from './helpers';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(async () => ctx.close());
+beforeEach(async () => resetAll(ctx));
+
+const validBody = {
+  name: 'Asha Rao',
+  email: 'Asha.Rao@Example.com',
+  password: TEST_PASSWORD,
+  role: 'Patient',
+  zip_code: '10001',
+};
+
+function register(payload: Record<string, unknown>) {
+  return ctx.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+}
+
+function login(email: string, password: string) {
+  return ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+}
+
+function verify(token: unknown) {
+  return ctx.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+}
+
+describe('POST /api/auth/register', () => {
+  it('creates a patient with a lower-cased e-mail, an Argon2id hash and a mailed verification link', async () => {
+    const response = await register(validBody);
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({
+      success: true,
+      message: 'Registration successful. Check your e-mail for a verification link.',
+    });
+    const [user] = await ctx.database.db.select().from(users);
+    expect(user?.email).toBe('asha.rao@example.com');
+    expect(user?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(user?.emailVerifiedAt).toBeNull();
+    const patientRows = await ctx.database.db.select().from(patients);
+    expect(patientRows.map((row) => row.userId)).toEqual([user?.id]);
+    expect(await ctx.database.db.select().from(caregivers)).toEqual([]);
+
+    const mail = lastMailTo(ctx, 'asha.rao@example.com');
+    expect(mail).toContain(`${ctx.config.publicUrl}/verify-email/`);
+    expect(mail).toContain('text/html');
+    const token = verificationTokenIn(mail);
+    const [stored] = await ctx.database.db.select().from(emailVerifications);
+    expect(stored?.tokenHash).not.toBe(token); // only a hash is kept
+    const hoursValid = ((stored?.expiresAt.getTime() ?? 0) - Date.now()) / 3_600_000;
+    expect(hoursValid).toBeGreaterThan(23.9);
+    expect(hoursValid).toBeLessThanOrEqual(24);
+  });
+
+  it('creates a caregivers row for a caregiver', async () => {
+    const response = await register({ ...validBody, role: 'Caregiver', zip_code: '560001' });
+    expect(response.statusCode).toBe(201);
+    expect(await ctx.database.db.select().from(caregivers)).toHaveLength(1);
+    expect(await ctx.database.db.select().from(patients)).toHaveLength(0);
+  });
+
+  it('refuses a taken e-mail, whatever its case, with 409', async () => {
+    expect((await register(validBody)).statusCode).toBe(201);
+    const again = await register({ ...validBody, email: 'ASHA.RAO@example.COM', name: 'Someone Else' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: AUTH_MESSAGES.emailTaken });
+    expect(await ctx.database.db.select().from(users)).toHaveLength(1);
+  });
+
+  it.each([
+    ['name', '', AUTH_MESSAGES.nameRequired],
+    ['name', 'x'.repeat(101), AUTH_MESSAGES.nameTooLong],
+    ['email', '', AUTH_MESSAGES.emailRequired],
+    ['email', 'not-an-email', AUTH_MESSAGES.emailInvalid],
+    ['password', '', PASSWORD_MESSAGES.required],
+    ['password', 'abc1', PASSWORD_MESSAGES.tooShort],
+    ['password', `a1${'x'.repeat(127)}`, PASSWORD_MESSAGES.tooLong],
+    ['password', 'onlyletters', PASSWORD_MESSAGES.needsLetterAndNumber],
+    ['role', 'Admin', AUTH_MESSAGES.roleInvalid],
+    ['zip_code', '1234', AUTH_MESSAGES.zipInvalid],
+  ])('refuses a bad %s (%j) with 400 and its message', async (field, value, message) => {
+    const response = await register({ ...validBody, [field]: value });
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ message: string; errors: { msg: string; path: string }[] }>();
+    expect(body.message).toBe(message);
+    expect(body.errors[0]).toEqual({ msg: message, path: field });
+    expect(body.errors.every((error) => error.path === field)).toBe(true);
+    expect(await ctx.database.db.select().from(users)).toHaveLength(0);
+  });
+
+  it('lists every missing field', async () => {
+    const response = await register({});
+    expect(response.statusCode).toBe(400);
+    const paths = response.json<{ errors: { path: string }[] }>().errors.map((error) => error.path);
+    expect(paths).toEqual(['name', 'email', 'password', 'role', 'zip_code']);
+  });
+});
+
+describe('POST /api/auth/verify-email', () => {
+  it('verifies the account once; the link then stops working', async () => {
+    await register(validBody);
+    const token = verificationTokenIn(lastMailTo(ctx, 'asha.rao@example.com'));
+    const first = await verify(token);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      success: true,
+      message: 'Your e-mail address is verified. You can sign in now.',
+    });
+    const [user] = await ctx.database.db.select().from(users);
+    expect(user?.emailVerifiedAt).toBeInstanceOf(Date);
+
+    const second = await verify(token);
+    expect(second.statusCode).toBe(400);
+    expect(second.json()).toEqual({ message: AUTH_MESSAGES.verifyLinkInvalid });
+  });
+
+  it('refuses an expired link', async () => {
+    await register(validBody);
+    const token = verificationTokenIn(lastMailTo(ctx, 'asha.rao@example.com'));
+    await ctx.database.db.update(emailVerifications).set({ expiresAt: new Date(Date.now() - 1000) });
+    const response = await verify(token);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: AUTH_MESSAGES.verifyLinkInvalid });
+  });
+
+  it.each([
+    ['an unknown token', 'a'.repeat(43)],
+    ['a malformed token', 'short'],
+    ['a token with bad characters', `${'a'.repeat(30)}/../x`],
+    ['no token', undefined],
+  ])('refuses %s with 400', async (_label, token) => {
+    const response = await verify(token);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toBe(AUTH_MESSAGES.verifyLinkInvalid);
+  });
+});
+
+describe('POST /api/auth/login', () => {
+  it('answers a token, the role and the user id; the token opens the profile', async () => {
+    const user = await createUser(ctx, { email: 'Login.Me@example.com', role: 'Caregiver' });
+    const response = await login('LOGIN.ME@example.com', TEST_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ success: boolean; accessToken: string; role: string; userId: string }>();
+    expect(body).toEqual({
+      success: true,
+      accessToken: expect.any(String),
+      role: 'Caregiver',
+      userId: user.userId,
+    });
+    const profile = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: bearer(body.accessToken),
+    });
+    expect(profile.statusCode).toBe(200);
+  });
+
+  it('gives the same 401 for a wrong password and an unknown e-mail', async () => {
+    const user = await createUser(ctx);
+    const wrongPassword = await login(user.email, 'wrong-password-1');
+    const unknownEmail = await login('nobody@example.com', TEST_PASSWORD);
+    for (const response of [wrongPassword, unknownEmail]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials });
+    }
+  });
+
+  it('refuses an unverified account with 403 EMAIL_NOT_VERIFIED, and re-sends the link when the last is old', async () => {
+    await register(validBody);
+    const early = await login(validBody.email, TEST_PASSWORD);
+    expect(early.statusCode).toBe(403);
+    expect(early.json()).toEqual({ message: AUTH_MESSAGES.emailNotVerified, code: 'EMAIL_NOT_VERIFIED' });
+    expect(readMailbox(ctx)).toHaveLength(1); // the registration mail is recent: no second one yet
+
+    // Ten minutes later the first link may be lost: signing in sends a fresh one, which works.
+    await ctx.database.db
+      .update(emailVerifications)
+      .set({ expiresAt: new Date(Date.now() + 24 * 3_600_000 - 10 * 60_000) });
+    const later = await login(validBody.email, TEST_PASSWORD);
+    expect(later.statusCode).toBe(403);
+    expect(readMailbox(ctx)).toHaveLength(2);
+    const freshToken = verificationTokenIn(lastMailTo(ctx, validBody.email));
+    expect((await verify(freshToken)).statusCode).toBe(200);
+    expect((await login(validBody.email, TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('does not say "not verified" to someone without the password', async () => {
+    await register(validBody);
+    const response = await login(validBody.email, 'wrong-password-1');
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials });
+  });
+
+  it.each([
+    ['email', { password: TEST_PASSWORD }, AUTH_MESSAGES.emailRequired],
+    ['email', { email: 'nope', password: TEST_PASSWORD }, AUTH_MESSAGES.emailInvalid],
+    ['password', { email: 'a@example.com' }, PASSWORD_MESSAGES.required],
+    ['password', { email: 'a@example.com', password: '' }, PASSWORD_MESSAGES.required],
+  ])('refuses a bad %s with 400', async (field, payload, message) => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [{ msg: message, path: field }] });
+  });
+
+  it('signs nobody in with a tampered or foreign token', async () => {
+    const user = await createUser(ctx);
+    const [header, payload] = user.token.split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(43)}`;
+    for (const headers of [bearer(forged), bearer('not-a-jwt'), {}]) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/api/auth/profile', headers });
+      expect(response.statusCode).toBe(401);
+    }
+  });
+
+  it('stops a token once the account is gone', async () => {
+    const user = await createUser(ctx);
+    await ctx.database.db.delete(users).where(eq(users.id, user.userId));
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/profile',
+      headers: bearer(user.token),
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes every /auth route under the auth tag', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/api/docs' })).json<{
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    }>();
+    const authPaths = Object.keys(doc.paths).filter((path) => path.startsWith('/api/auth/'));
+    expect(authPaths.sort()).toEqual(
+      [
+        '/api/auth/register',
+        '/api/auth/verify-email',
+        '/api/auth/login',
+        '/api/auth/forgot-password',
+        '/api/auth/verify-otp',
+        '/api/auth/reset-password',
+        '/api/auth/change-password',
+        '/api/auth/profile',
+        '/api/auth/beta-policy',
+        '/api/auth/validate-address',
+        '/api/auth/update-profile',
+        '/api/auth/user-info',
+        '/api/auth/{id}',
+      ].sort(),
+    );
+    for (const path of authPaths) {
+      for (const operation of Object.values(doc.paths[path] ?? {})) expect(operation.tags).toEqual(['auth']);
+    }
+  });
+});

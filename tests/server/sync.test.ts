@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { purgeTombstones } from '../../src/server/services/records';
+import { resetDatabase, startTestApp, type TestContext } from './helpers';
+import { as, link, makePerson, type Person } from './fixtures';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(async () => ctx.close());
+beforeEach(async () => resetDatabase(ctx));
+
+async function book(person: Person, patientId: string | null, title = 'Visit') {
+  const id = randomUUID();
+  const response = await as(ctx, person, {
+    method: 'POST',
+    url: '/api/appointments',
+    payload: { id, patient_id: patientId, appointment_title: title, appointment_date: '2026-12-01T10:00:00Z' },
+  });
+  expect(response.statusCode).toBe(201);
+  return id;
+}
+
+const pull = (person: Person, query: string) => as(ctx, person, { method: 'GET', url: `/api/sync/pull?${query}` });
+
+describe('GET /api/sync/pull', () => {
+  it('pages through every change since the cursor, edits and tombstones included', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await book(patient, patient.patientId, `Visit ${i}`));
+    await as(ctx, patient, { method: 'PUT', url: `/api/appointments/${ids[0]}`, payload: { notes: 'edited' } });
+    await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${ids[1]}` });
+
+    const seen = new Map<string, { deleted: boolean; notes?: unknown }>();
+    let cursor = 0;
+    let pages = 0;
+    for (;;) {
+      const page = (await pull(patient, `cursor=${cursor}&limit=2`)).json();
+      pages++;
+      for (const change of page.changes) seen.set(change.id, { deleted: change.deleted, notes: change.data?.notes });
+      expect(page.reset).toBe(false);
+      cursor = page.cursor;
+      if (!page.more) break;
+    }
+    expect(pages).toBe(3); // 5 rows, one of them deleted: each id appears once at its newest version
+    expect(seen.size).toBe(5);
+    expect(seen.get(ids[0] ?? '')).toEqual({ deleted: false, notes: 'edited' });
+    expect(seen.get(ids[1] ?? '')).toEqual({ deleted: true, notes: undefined });
+    const nothingNew = (await pull(patient, `cursor=${cursor}`)).json();
+    expect(nothingNew).toEqual({ changes: [], cursor, more: false, reset: false });
+  });
+
+  it("shows a caregiver only linked patients' records of resources they may read", async () => {
+    const alice = await makePerson(ctx, 'Patient');
+    const bob = await makePerson(ctx, 'Patient');
+    const carer = await makePerson(ctx, 'Caregiver');
+    const aliceVisit = await book(alice, alice.patientId);
+    await book(bob, bob.patientId);
+    expect((await pull(carer, 'cursor=0')).json().changes).toEqual([]);
+    await link(ctx, bob, carer, ['ReadDoctor']);
+    await link(ctx, alice, carer, ['ReadAppointment']);
+    const changes = (await pull(carer, 'cursor=0')).json().changes;
+    expect(changes.map((change: { id: string }) => change.id)).toEqual([aliceVisit]);
+    // and patients see only their own
+    expect((await pull(bob, 'cursor=0')).json().changes).toHaveLength(1);
+  });
+
+  it('tells a device whose cursor is older than the tombstone horizon to start over', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    const first = await book(patient, patient.patientId);
+    const old = (await pull(patient, 'cursor=0')).json().cursor;
+    const second = await book(patient, patient.patientId);
+    await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${second}` });
+    expect(await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000))).toBe(1);
+    expect((await pull(patient, `cursor=${old}`)).json()).toEqual({ changes: [], cursor: 0, more: true, reset: true });
+    const fresh = (await pull(patient, 'cursor=0')).json();
+    expect(fresh.changes.map((change: { id: string }) => change.id)).toEqual([first]);
+    expect(fresh.reset).toBe(false);
+  });
+
+  it('checks its query and needs a token', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=5000']) {
+      const response = await pull(patient, query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/cursor|limit/);
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/sync/pull' })).statusCode).toBe(401);
+  });
+});
