@@ -99,3 +99,38 @@ export const APPOINTMENT_PERMISSIONS = {
   edit: 'EditAppointment',
   delete: 'DeleteAppointment',
 } as const;
+
+/** The picker offers 30-minute steps (SPEC section 9); a typed time must be on the hour or half hour. */
+export const APPOINTMENT_STEP_MINUTES = 30;
+export const APPOINTMENT_STEP_MESSAGE = 'Choose a time on the hour or half hour.';
+
+/** 'yyyy-MM-ddTHH:mm' as a datetime-local input gives it (device time) -> ISO in UTC; null when unreadable. */
+export function localInputToIso(value: string): string | null {
+  const date = DateTime.fromISO(value);
+  return date.isValid ? date.toUTC().toISO() : null;
+}
+
+export function isoToLocalInput(iso: string): string {
+  const date = DateTime.fromISO(iso);
+  return date.isValid ? date.toLocal().toFormat("yyyy-MM-dd'T'HH:mm") : '';
+}
+
+export function isOnHalfHour(value: string): boolean {
+  const date = DateTime.fromISO(value);
+  return date.isValid && date.minute % APPOINTMENT_STEP_MINUTES === 0 && date.second === 0;
+}
+
+/** The appointment form as a person fills it (all text), checked with the same messages. */
+export const appointmentFormSchema = z.object({
+  appointment_title: appointmentFieldsSchema.shape.appointment_title,
+  appointment_date: z
+    .string()
+    .min(1, APPOINTMENT_MESSAGES.dateRequired)
+    .refine((value) => localInputToIso(value) !== null, APPOINTMENT_MESSAGES.dateInvalid)
+    .refine((value) => localInputToIso(value) === null || isOnHalfHour(value), APPOINTMENT_STEP_MESSAGE),
+  doctor_id: z.string(),
+  location: appointmentFieldsSchema.shape.location,
+  notes: appointmentFieldsSchema.shape.notes,
+  status: appointmentFieldsSchema.shape.status,
+});
+export type AppointmentForm = z.infer<typeof appointmentFormSchema>;

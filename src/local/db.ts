@@ -24,6 +24,9 @@ export type AssociatedPatient = {
   permission_id: string;
 };
 
+/** A doctor in the patient's network (filled by the doctors feature; read by pickers). */
+export type LocalDoctor = { id: string; patient_id: string; name: string; speciality?: string };
+
 export type SyncedRow = { id: string; version: number } & Record<string, unknown>;
 
 export type OutboxOp = 'create' | 'update' | 'delete';
@@ -54,6 +57,7 @@ export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
   appointments!: Table<Appointment, string>;
+  doctors!: EntityTable<LocalDoctor, 'id'>;
   serverRows!: EntityTable<ServerRow, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
   blobs!: EntityTable<StoredBlob, 'id'>;
@@ -65,6 +69,7 @@ export class KincareDb extends Dexie {
       profile: 'id',
       associatedPatients: 'patient_id',
       appointments: 'id, patient_id, appointment_date',
+      doctors: 'id, patient_id',
       serverRows: 'key',
       outbox: '++seq, status, [resource+entityId]',
       blobs: 'id',

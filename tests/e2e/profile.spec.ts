@@ -6,7 +6,7 @@ test('the profile page shows and updates the profile, and changes the password',
   await signInThroughUi(page, email);
   await page.getByRole('link', { name: 'Profile' }).first().click();
   await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
   const form = page.getByRole('form', { name: 'Update profile' });
@@ -14,7 +14,7 @@ test('the profile page shows and updates the profile, and changes the password',
   await form.getByRole('button', { name: 'Save profile' }).click();
   await expect(form.getByText('Enter a valid phone number (10 to 15 digits).')).toBeVisible();
   await form.getByLabel('Phone').fill('(555) 123-4567');
-  await form.getByLabel('Name', { exact: true }).fill('Patricia Patient');
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Patricia Patient');
   await form.getByLabel('Birth date').fill('1980-05-17');
   await form.getByLabel('Gender').selectOption('Female');
   await form.getByLabel('Race').selectOption('Asian');

@@ -68,10 +68,39 @@ export async function signInThroughUi(page: Page, email: string) {
 /** axe finds no violations on the page as it is now. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length})`)).toEqual([]);
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** The names of this origin's IndexedDB databases. */
 export async function indexedDbNames(page: Page): Promise<string[]> {
   return page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name ?? ''));
+}
+
+/** Waits until the service worker controls the page (after this the app opens offline). */
+export async function waitForServiceWorker(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+/** The appointments the server holds for the signed-in user of this page (asked with the page's token). */
+export async function serverAppointments(page: Page, request: APIRequestContext): Promise<{ id: string; appointment_title: string; location: string; notes: string }[]> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()).data;
+}
+
+/** Fills and saves the new-appointment form (a time on the half hour, tomorrow). */
+export async function addAppointmentThroughUi(page: Page, title: string) {
+  await page.getByRole('button', { name: 'New appointment' }).click();
+  const form = page.getByRole('form', { name: 'New appointment' });
+  await form.getByRole('textbox', { name: 'Title' }).fill(title);
+  const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
+  const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T10:30`;
+  await form.getByLabel('Date and time').fill(local);
+  await form.getByRole('button', { name: 'Add appointment' }).click();
+  await expect(page.getByText('Appointment added')).toBeVisible();
 }

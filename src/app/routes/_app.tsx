@@ -7,6 +7,6 @@ export const Route = createFileRoute('/_app')({
   beforeLoad: () => ({ session: requireSession() }),
   component: function SignedInLayout() {
     const { session } = Route.useRouteContext();
-    return <AppLayout role={session.role} />;
+    return <AppLayout role={session.role} userId={session.userId} />;
   },
 });

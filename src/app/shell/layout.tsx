@@ -1,14 +1,34 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Outlet, useNavigate } from '@tanstack/react-router';
+import toast from 'react-hot-toast';
 import type { Role } from '../../domain/roles';
+import { UNAUTHORIZED_TOAST } from '../../domain/errors';
 import { signOut } from '../../local/account';
+import { clearSession } from '../../local/session';
+import { startSync } from '../../local/sync-client';
 import { Sidebar } from './sidebar';
 import { Header } from './header';
+import { SyncStatus } from './sync-status';
 
-/** The signed-in layout: the role's sidebar, the header, and the page. */
-export function AppLayout({ role }: { role: Role }) {
+/** The signed-in layout: the role's sidebar, the header, and the page; it keeps the replica in sync. */
+export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const [collapsed, setCollapsed] = useState(false);
   const navigate = useNavigate();
+  useEffect(
+    () =>
+      startSync(userId, {
+        onResult: (result) => {
+          for (const { message } of result.push.rejected) toast.error(`Your change could not be saved: ${message}`, { duration: 5000 });
+          if (result.problem === 'signed-out') {
+            // The queue stays on this device and goes out after the next sign-in.
+            clearSession();
+            toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' });
+            void navigate({ to: '/', replace: true });
+          }
+        },
+      }),
+    [userId, navigate],
+  );
   const logout = async () => {
     await signOut();
     await navigate({ to: '/login' });
@@ -17,7 +37,7 @@ export function AppLayout({ role }: { role: Role }) {
     <div className="flex h-screen">
       <Sidebar role={role} collapsed={collapsed} onToggle={() => setCollapsed((value) => !value)} onLogout={() => void logout()} />
       <div className="flex min-w-0 flex-1 flex-col">
-        <Header role={role} />
+        <Header role={role} syncStatus={<SyncStatus />} />
         <main id="main" className="flex-1 overflow-y-auto p-6">
           <Outlet />
         </main>

@@ -1,0 +1,124 @@
+import { expect, test } from '@playwright/test';
+import {
+  addAppointmentThroughUi,
+  createVerifiedUser,
+  expectNoAxeViolations,
+  serverAppointments,
+  signInThroughUi,
+  waitForServiceWorker,
+} from './support';
+
+test('offline: create and edit, reload while offline, reconnect: the server holds exactly one, edited', async ({ page, context, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Opal Offline');
+  await signInThroughUi(page, email);
+  await waitForServiceWorker(page);
+  await page.getByRole('link', { name: 'Appointments' }).click();
+  await expect(page.getByRole('heading', { name: 'Appointments', exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // The form checks its fields with clear messages.
+  await page.getByRole('button', { name: 'New appointment' }).click();
+  const form = page.getByRole('form', { name: 'New appointment' });
+  await form.getByRole('button', { name: 'Add appointment' }).click();
+  await expect(form.getByText('Title is required.')).toBeVisible();
+  await expect(form.getByText('Date is required.')).toBeVisible();
+  await form.getByLabel('Date and time').fill('2027-01-05T10:10');
+  await expect(form.getByText('Choose a time on the hour or half hour.')).toBeVisible();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  await context.setOffline(true);
+  await expect(page.getByTestId('sync-status')).toContainText('Offline');
+  await addAppointmentThroughUi(page, 'Eye exam');
+  await expect(page.getByTestId('sync-status')).toContainText('1 change waiting');
+  await page.getByRole('button', { name: 'Edit Eye exam' }).click();
+  const edit = page.getByRole('form', { name: 'Edit appointment' });
+  await edit.getByRole('textbox', { name: 'Title' }).fill('Eye exam with drops');
+  await edit.getByRole('textbox', { name: 'Location' }).fill('Vision Center');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Eye exam with drops')).toBeVisible();
+  await expect(page.getByTestId('sync-status')).toContainText('2 changes waiting');
+  // The date reads as 'ddd, MMM DD, YYYY, HH:mm'.
+  await expect(page.getByText(/^[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{2}, \d{4}, 10:30$/)).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByText('Eye exam with drops')).toBeVisible();
+  await expect(page.getByText('Vision Center')).toBeVisible();
+
+  await context.setOffline(false);
+  await expect
+    .poll(async () => (await serverAppointments(page, request)).map((row) => [row.appointment_title, row.location]), { timeout: 2000, intervals: [100] })
+    .toEqual([['Eye exam with drops', 'Vision Center']]);
+  await expect(page.getByTestId('sync-status')).toHaveText(/^.Online$/);
+  await page.getByTestId('sync-status').click();
+  await expect(page.getByText('All changes are sent.')).toBeVisible();
+  await expect(page.getByText(/Last sync: [A-Z][a-z]{2}, /)).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('two tabs offline both edit; on reconnect there are no duplicates and both show the merged result', async ({ page, context, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Tabitha Tabs');
+  await signInThroughUi(page, email);
+  await waitForServiceWorker(page);
+  await page.goto('/appointments');
+  await addAppointmentThroughUi(page, 'Physio');
+  await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(1);
+  const second = await context.newPage();
+  await second.goto('/appointments');
+  await expect(second.getByText('Physio')).toBeVisible();
+
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Edit Physio' }).click();
+  await page.getByRole('form', { name: 'Edit appointment' }).getByRole('textbox', { name: 'Location' }).fill('Gym B');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await second.getByRole('button', { name: 'Edit Physio' }).click();
+  await second.getByRole('form', { name: 'Edit appointment' }).getByRole('textbox', { name: 'Notes' }).fill('Bring shoes');
+  await second.getByRole('button', { name: 'Save changes' }).click();
+  await context.setOffline(false);
+
+  await expect
+    .poll(async () => (await serverAppointments(page, request)).map((row) => [row.appointment_title, row.location, row.notes]), { timeout: 5000 })
+    .toEqual([['Physio', 'Gym B', 'Bring shoes']]);
+  for (const tab of [page, second]) {
+    await expect(tab.getByText('Gym B')).toBeVisible();
+    await expect(tab.getByText('Bring shoes')).toBeVisible();
+    await expect(tab.getByRole('listitem').filter({ hasText: 'Physio' })).toHaveCount(1);
+  }
+});
+
+test("the service worker's sync event alone delivers a queued change after the page is closed", async ({ page, context, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Sam Worker');
+  await signInThroughUi(page, email);
+  await waitForServiceWorker(page);
+  await page.goto('/appointments');
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  await context.setOffline(true);
+  await addAppointmentThroughUi(page, 'Flu shot');
+  await page.close(); // no page is left to send it
+  await context.setOffline(false);
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
+        return (await response.json()).data.map((row: { appointment_title: string }) => row.appointment_title);
+      },
+      { timeout: 15_000 },
+    )
+    .toEqual(['Flu shot']);
+});
+
+test('delete asks for confirmation', async ({ page, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Dee Lete');
+  await signInThroughUi(page, email);
+  await page.goto('/appointments');
+  await addAppointmentThroughUi(page, 'Blood draw');
+  await page.getByRole('button', { name: 'Delete Blood draw' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete appointment' });
+  await expect(dialog).toContainText('Are you sure you want to delete this appointment? This action cannot be undone.');
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Blood draw')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Blood draw' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('No upcoming appointments.')).toBeVisible();
+  await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(0);
+});
