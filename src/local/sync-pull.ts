@@ -1,4 +1,4 @@
-import { pullResponseSchema, SYNCED_RESOURCES, type Change, type SyncedResource } from '../domain/sync';
+import { pullResponseSchema, SYNCED_RESOURCES, type Change, type PullResponse, type SyncedResource } from '../domain/sync';
 import type { KincareDb, SyncedRow } from './db';
 import { applyServerState, shadowKey } from './outbox';
 import type { Transport } from './sync-transport';
@@ -8,7 +8,7 @@ import type { Transport } from './sync-transport';
 // records with queued edits get the server's copy updated and their edits rebased on top, so a pull
 // never overwrites a change this device has not sent yet.
 
-export const PULL_PAGE = 1000;
+export const PULL_PAGE = 2000;
 const CURSOR_KEY = 'cursor';
 
 export class PullError extends Error {
@@ -18,17 +18,27 @@ export class PullError extends Error {
 }
 
 export async function pull(db: KincareDb, transport: Transport, pageSize = PULL_PAGE): Promise<{ applied: number }> {
+  const fetchPage = (cursor: number): Promise<PullResponse> => {
+    const page = transport({ method: 'GET', url: `/sync/pull?cursor=${cursor}&limit=${pageSize}` }).then((response) => {
+      if (response.status !== 200) throw new PullError(response.status);
+      return pullResponseSchema.parse(response.data);
+    });
+    page.catch(() => undefined); // a prefetched page may fail before it is awaited; it is awaited (and throws) in order
+    return page;
+  };
   let cursor = (await db.syncState.get(CURSOR_KEY))?.value ?? 0;
   let applied = 0;
+  let next = fetchPage(cursor);
   for (;;) {
-    const response = await transport({ method: 'GET', url: `/sync/pull?cursor=${cursor}&limit=${pageSize}` });
-    if (response.status !== 200) throw new PullError(response.status);
-    const page = pullResponseSchema.parse(response.data);
+    const page = await next;
     if (page.reset) {
       await startOver(db);
       cursor = 0;
+      next = fetchPage(cursor);
       continue;
     }
+    // While this page is written, the next one is already on its way (pages apply strictly in order).
+    if (page.more) next = fetchPage(page.cursor);
     await applyPage(db, page.changes, page.cursor);
     applied += page.changes.length;
     cursor = page.cursor;
@@ -39,7 +49,9 @@ export async function pull(db: KincareDb, transport: Transport, pageSize = PULL_
 async function applyPage(db: KincareDb, changes: Change[], cursor: number): Promise<void> {
   const views = SYNCED_RESOURCES.map((resource) => db.viewOf(resource));
   await db.transaction('rw', [...views, db.serverRows, db.outbox, db.syncState], async () => {
-    const shadows = await db.serverRows.bulkGet(changes.map((change) => shadowKey(change.resource, change.id)));
+    // Usually nothing is queued (always on a first sync): then no record needs rebasing.
+    const anyQueued = (await db.serverRows.count()) > 0;
+    const shadows = anyQueued ? await db.serverRows.bulkGet(changes.map((change) => shadowKey(change.resource, change.id))) : [];
     const direct = new Map<SyncedResource, { put: SyncedRow[]; remove: string[] }>();
     for (const [index, change] of changes.entries()) {
       if (shadows[index]) {
