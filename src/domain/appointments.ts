@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { editMetaSchema } from './sync';
+import { fileKeySchema } from './uploads';
 
 // Appointments (SPEC section 3 payload: patient_id, doctor_id, appointment_date, appointment_title,
 // caregiver_id) plus what people expect: location, notes and a status.
@@ -22,6 +23,7 @@ export const APPOINTMENT_MESSAGES = {
   notFound: 'Appointment not found.',
   deletedElsewhere: 'This appointment was deleted on another device, so your change was not applied.',
   exists: 'An appointment with this id already exists.',
+  attachmentUnknown: 'The attached file was not found. Attach it again.',
 } as const;
 
 const uuid = (message: string) => z.uuid({ error: message });
@@ -44,6 +46,8 @@ export const appointmentFieldsSchema = z.object({
   location: z.string().trim().max(200, APPOINTMENT_MESSAGES.locationTooLong),
   notes: z.string().trim().max(2000, APPOINTMENT_MESSAGES.notesTooLong),
   status: z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.statusInvalid }),
+  /** A stored file (a referral letter, an appointment card): its key from POST /api/upload-image. */
+  attachment_key: fileKeySchema.nullable(),
 });
 export type AppointmentFields = z.infer<typeof appointmentFieldsSchema>;
 
@@ -56,6 +60,7 @@ export const createAppointmentBodySchema = appointmentFieldsSchema
     location: appointmentFieldsSchema.shape.location.default(''),
     notes: appointmentFieldsSchema.shape.notes.default(''),
     status: appointmentFieldsSchema.shape.status.default('scheduled'),
+    attachment_key: appointmentFieldsSchema.shape.attachment_key.default(null),
   })
   .extend(editMetaSchema.shape);
 export type CreateAppointmentBody = z.input<typeof createAppointmentBodySchema>;
@@ -65,6 +70,8 @@ export const updateAppointmentBodySchema = appointmentFieldsSchema.partial().ext
 export type UpdateAppointmentBody = z.input<typeof updateAppointmentBodySchema>;
 
 export const appointmentSchema = appointmentFieldsSchema.extend({
+  // On this device, before the upload, the attachment is `blob:<id>` (see BLOB_REFERENCE_PREFIX).
+  attachment_key: z.string().nullable().optional(),
   id: z.string(),
   patient_id: z.string(),
   caregiver_id: z.string().nullable(),

@@ -53,3 +53,6 @@ export const pullResponseSchema = z.object({
   reset: z.boolean(),
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;
+
+/** A file a device chose offline is referenced as `blob:<id>` until the upload answers with its key. */
+export const BLOB_REFERENCE_PREFIX = 'blob:';

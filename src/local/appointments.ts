@@ -1,32 +1,58 @@
 import { appointmentFieldsSchema, type Appointment, type AppointmentFields } from '../domain/appointments';
-import type { KincareDb } from './db';
+import { BLOB_REFERENCE_PREFIX } from '../domain/sync';
+import type { KincareDb, StoredBlob } from './db';
 import { enqueue } from './outbox';
 
-// The write path of appointments: every add, edit and delete goes through here, is checked against
-// the domain rules, and lands in the local table and the outbox in one transaction (see outbox.ts).
+// The write path of appointments: every add, edit and delete goes through here, is checked against the
+// domain rules, and lands in the local table and the outbox in one transaction (see outbox.ts). An
+// attached file is kept in the blob store in that same transaction and uploaded before the change.
 
-export type NewAppointment = AppointmentFields & { patient_id: string; caregiver_id: string | null };
+const localFieldsSchema = appointmentFieldsSchema.omit({ attachment_key: true });
+type LocalFields = Omit<AppointmentFields, 'attachment_key'>;
+
+/** A file the person attached: kept on the device until the server has it. */
+export type Attachment = { blob: Blob; name: string };
+export type NewAppointment = LocalFields & { patient_id: string; caregiver_id: string | null; attachment?: Attachment | null };
+
+function keepAttachment(attachment: Attachment): StoredBlob {
+  return { id: crypto.randomUUID(), blob: attachment.blob, name: attachment.name, type: attachment.blob.type, uploadType: 'appointment' };
+}
 
 export async function addAppointment(db: KincareDb, input: NewAppointment, now = new Date()): Promise<string> {
-  const fields = appointmentFieldsSchema.parse(input);
+  const { attachment, patient_id, caregiver_id, ...rest } = input;
+  const fields = localFieldsSchema.parse(rest);
+  const blob = attachment ? keepAttachment(attachment) : null;
   const id = crypto.randomUUID();
   const stamp = now.toISOString();
-  const payload = { ...fields, id, patient_id: input.patient_id, caregiver_id: input.caregiver_id, created_at: stamp, updated_at: stamp };
-  await enqueue(db, { resource: 'appointments', id, op: 'create', payload }, now.getTime());
+  const payload = {
+    ...fields,
+    attachment_key: blob ? `${BLOB_REFERENCE_PREFIX}${blob.id}` : null,
+    id,
+    patient_id,
+    caregiver_id,
+    created_at: stamp,
+    updated_at: stamp,
+  };
+  await enqueue(db, { resource: 'appointments', id, op: 'create', payload, blobs: blob ? [blob] : [] }, now.getTime());
   return id;
 }
 
-/** Sends only the fields that changed, so edits made elsewhere to other fields survive the merge. */
-export async function editAppointment(db: KincareDb, id: string, changes: Partial<AppointmentFields>, now = new Date()): Promise<void> {
+/**
+ * Sends only the fields that changed, so edits made elsewhere to other fields survive the merge.
+ * `attachment`: undefined keeps the current one, null removes it, a file replaces it.
+ */
+export async function editAppointment(db: KincareDb, id: string, changes: Partial<LocalFields>, now = new Date(), attachment?: Attachment | null): Promise<void> {
   const current = await db.appointments.get(id);
   if (!current) throw new Error('This appointment no longer exists.');
-  const checked = appointmentFieldsSchema.partial().parse(changes);
+  const checked = localFieldsSchema.partial().parse(changes);
   const patch: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(checked)) {
     if (value !== undefined && current[field as keyof Appointment] !== value) patch[field] = value;
   }
+  const blob = attachment ? keepAttachment(attachment) : null;
+  if (attachment !== undefined) patch.attachment_key = blob ? `${BLOB_REFERENCE_PREFIX}${blob.id}` : null;
   if (Object.keys(patch).length === 0) return;
-  await enqueue(db, { resource: 'appointments', id, op: 'update', payload: { ...patch, updated_at: now.toISOString() } }, now.getTime());
+  await enqueue(db, { resource: 'appointments', id, op: 'update', payload: { ...patch, updated_at: now.toISOString() }, blobs: blob ? [blob] : [] }, now.getTime());
 }
 
 export async function removeAppointment(db: KincareDb, id: string, now = new Date()): Promise<void> {

@@ -2,6 +2,7 @@ import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
 import type { Appointment } from '../domain/appointments';
 import type { SyncedResource } from '../domain/sync';
+import type { UploadType } from '../domain/uploads';
 
 // The device's replica of one signed-in user's data, in IndexedDB via Dexie. One database per user
 // (`kincare-<userId>`), opened at sign-in and deleted at logout, so two people sharing a phone never
@@ -45,12 +46,14 @@ export type OutboxEntry = {
   attempts: number;
   nextAttemptAt: number;
   error?: string;
+  /** What the person would call the record (e.g. its title when queued), to name it if the change fails. */
+  label?: string;
   /** Files (ids in `blobs`) to upload before this mutation is sent. */
   blobIds?: string[];
 };
 
 export type ServerRow = { key: string; resource: SyncedResource; id: string; version: number; data: SyncedRow | null };
-export type StoredBlob = { id: string; blob: Blob; name: string; type: string; uploadType: string; uploadedKey?: string };
+export type StoredBlob = { id: string; blob: Blob; name: string; type: string; uploadType: UploadType; uploadedKey?: string };
 export type SyncStateEntry = { key: string; value: number };
 
 export class KincareDb extends Dexie {

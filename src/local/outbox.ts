@@ -1,5 +1,6 @@
 import type { SyncedResource } from '../domain/sync';
-import type { KincareDb, OutboxEntry, OutboxOp, ServerRow, SyncedRow } from './db';
+import { RESOURCE_TITLE_FIELD } from './sync-resources';
+import type { KincareDb, OutboxEntry, OutboxOp, ServerRow, StoredBlob, SyncedRow } from './db';
 
 // The one write path of every synced resource: the row (optimistic) and its outbox entry are written in
 // ONE transaction, so a crash can never leave a change on screen that will not be sent, or the reverse.
@@ -16,18 +17,23 @@ export function onOutboxChange(listener: () => void): () => void {
 
 export const shadowKey = (resource: SyncedResource, id: string) => `${resource}:${id}`;
 
-export type QueuedChange = { resource: SyncedResource; id: string; op: OutboxOp; payload?: Record<string, unknown>; blobIds?: string[] };
+export type QueuedChange = { resource: SyncedResource; id: string; op: OutboxOp; payload?: Record<string, unknown>; blobs?: StoredBlob[] };
 
 export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.now()): Promise<void> {
   const view = db.viewOf(change.resource);
-  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+  await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {
     const key = shadowKey(change.resource, change.id);
+    const blobs = change.blobs ?? [];
+    if (blobs.length > 0) await db.blobs.bulkPut(blobs);
     const current = await view.get(change.id);
     if (!(await db.serverRows.get(key))) {
       // Nothing was pending for this record, so the view row IS the server's copy: keep it as the base.
       await db.serverRows.put({ key, resource: change.resource, id: change.id, version: current?.version ?? 0, data: current ?? null });
     }
+    const titleField = RESOURCE_TITLE_FIELD[change.resource];
+    const title = change.payload?.[titleField] ?? current?.[titleField];
     const entry: OutboxEntry = {
+      ...(typeof title === 'string' ? { label: title } : {}),
       resource: change.resource,
       entityId: change.id,
       op: change.op,
@@ -37,7 +43,7 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
       status: 'pending',
       attempts: 0,
       nextAttemptAt: 0,
-      ...(change.blobIds ? { blobIds: change.blobIds } : {}),
+      ...(blobs.length > 0 ? { blobIds: blobs.map((blob) => blob.id) } : {}),
     };
     await db.outbox.add(entry);
     const next = applyEntry(current ?? null, entry);
@@ -91,8 +97,9 @@ export async function discardFailed(db: KincareDb, seq: number): Promise<void> {
   const entry = await db.outbox.get(seq);
   if (!entry || entry.status !== 'failed') return;
   const view = db.viewOf(entry.resource);
-  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+  await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {
     await db.outbox.delete(seq);
+    await db.blobs.bulkDelete(entry.blobIds ?? []);
     await recompute(db, entry.resource, entry.entityId);
   });
 }

@@ -39,20 +39,27 @@ export async function push(db: KincareDb, transport: Transport, options: { force
       entry.baseVersion = (await db.serverRows.get(shadowKey(entry.resource, entry.entityId)))?.version ?? 0;
       await db.outbox.update(entry.seq, { baseVersion: entry.baseVersion });
     }
+    let keys: Map<string, string>;
     let response: TransportResponse;
     try {
-      response = await transport(requestFor(entry, entry.baseVersion));
+      const uploaded = await uploadBlobs(db, transport, entry);
+      if ('status' in uploaded) response = uploaded;
+      else {
+        keys = uploaded.keys;
+        response = await transport(requestFor(entry, entry.baseVersion, keys));
+      }
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       await scheduleRetry(db, entry, now());
       return { ...outcome, stoppedBy: 'retry-later' };
     }
-    if (response.status >= 200 && response.status < 300) {
+    const verdict = classify(response.status);
+    if (verdict === 'accepted') {
       await acknowledge(db, entry, response.data);
       outcome.sent++;
-    } else if (response.status === 401) {
+    } else if (verdict === 'signed-out') {
       return { ...outcome, stoppedBy: 'signed-out' };
-    } else if (isRetryable(response.status)) {
+    } else if (verdict === 'retry') {
       await scheduleRetry(db, entry, now());
       return { ...outcome, stoppedBy: 'retry-later' };
     } else {
@@ -61,6 +68,39 @@ export async function push(db: KincareDb, transport: Transport, options: { force
       outcome.rejected.push({ entry, message });
     }
   }
+}
+
+type Verdict = 'accepted' | 'signed-out' | 'retry' | 'rejected';
+function classify(status: number): Verdict {
+  if (status >= 200 && status < 300) return 'accepted';
+  if (status === 401) return 'signed-out';
+  return isRetryable(status) ? 'retry' : 'rejected';
+}
+
+/**
+ * Uploads the files an entry references that the server does not have yet (idempotently: the key is
+ * the blob's own id), and answers their keys; or, when an upload fails, that upload's answer.
+ */
+async function uploadBlobs(db: KincareDb, transport: Transport, entry: OutboxEntry): Promise<{ keys: Map<string, string> } | TransportResponse> {
+  const keys = new Map<string, string>();
+  for (const blobId of entry.blobIds ?? []) {
+    const blob = await db.blobs.get(blobId);
+    if (!blob) return { status: 400, data: { message: 'The attached file is no longer on this device. Attach it again.' } };
+    if (!blob.uploadedKey) {
+      const response = await transport({
+        method: 'POST',
+        url: `/upload-image?type=${blob.uploadType}`,
+        file: { field: 'image', blob: blob.blob, filename: blob.name },
+        idempotencyKey: `upload-${blob.id}`,
+      });
+      const key = (response.data as { files?: { key?: unknown }[] } | null)?.files?.[0]?.key;
+      if (classify(response.status) !== 'accepted' || typeof key !== 'string') return response;
+      blob.uploadedKey = key;
+      await db.blobs.update(blob.id, { uploadedKey: key });
+    }
+    keys.set(blobId, blob.uploadedKey);
+  }
+  return { keys };
 }
 
 async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number): Promise<void> {
@@ -74,8 +114,9 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   const version = typeof data?.version === 'number' ? data.version : 0;
   const deleted = entry.op === 'delete' || data?.deleted === true;
   const view = db.viewOf(entry.resource);
-  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+  await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {
     await db.outbox.delete(entry.seq as number);
+    await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
     await applyServerState(db, entry.resource, entry.entityId, { version, data: deleted || !data ? null : (data as SyncedRow) });
   });
 }

@@ -4,7 +4,14 @@ import axios, { type AxiosAdapter } from 'axios';
 // status, or a thrown TransportError when nothing came back (offline, refused, timed out). The token is
 // fetched for each request at send time, never frozen into a queued one.
 
-export type TransportRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: unknown; idempotencyKey?: string };
+export type TransportRequest = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  body?: unknown;
+  /** A file sent as a multipart form instead of a JSON body. */
+  file?: { field: string; blob: Blob; filename: string };
+  idempotencyKey?: string;
+};
 export type TransportResponse = { status: number; data: unknown };
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
@@ -28,7 +35,13 @@ export function createTransport(options: {
     if (token) headers.Authorization = `Bearer ${token}`;
     if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
     try {
-      const response = await client.request({ method: request.method, url: request.url, data: request.body, headers });
+      let data = request.body;
+      if (request.file) {
+        const form = new FormData();
+        form.append(request.file.field, request.file.blob, request.file.filename);
+        data = form;
+      }
+      const response = await client.request({ method: request.method, url: request.url, data, headers });
       return { status: response.status, data: response.data as unknown };
     } catch (error) {
       throw new TransportError(error instanceof Error ? error.message : 'network error');

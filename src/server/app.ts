@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
 import { appointmentRoutes } from './routes/appointments';
 import { syncRoutes } from './routes/sync';
+import { uploadRoutes } from './routes/uploads';
 import { scheduleHousekeeping } from './services/housekeeping';
 
 declare module 'fastify' {
@@ -81,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(appointmentRoutes, { prefix: '/appointments' });
       await api.register(syncRoutes, { prefix: '/sync' });
+      await api.register(uploadRoutes, { prefix: '/upload-image' });
     },
     { prefix: '/api' },
   );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -9,8 +9,20 @@ import { z } from 'zod';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
+/** A whole number written in plain digits ('0x50', '1e3' or ' ' are mistakes, not numbers). */
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .default(fallback),
+  );
+
 const envSchema = z.object({
-  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(8080)),
+  PORT: wholeNumber(0, 65535, 8080),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
   DATABASE_URL: z.preprocess(
@@ -19,17 +31,17 @@ const envSchema = z.object({
   ),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-  TOKEN_TTL_HOURS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(24 * 90).default(24 * 7)),
+  TOKEN_TTL_HOURS: wholeNumber(1, 24 * 90, 24 * 7),
   SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Kincare <no-reply@kincare.local>')),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
-  BODY_LIMIT_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).default(1024 * 1024)),
-  UPLOAD_LIMIT_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).default(10 * 1024 * 1024)),
-  RATE_LIMIT_LOGIN_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
-  RATE_LIMIT_OTP_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(5)),
+  BODY_LIMIT_BYTES: wholeNumber(1024, 1024 * 1024 * 1024, 1024 * 1024),
+  UPLOAD_LIMIT_BYTES: wholeNumber(1024, 1024 * 1024 * 1024, 10 * 1024 * 1024),
+  RATE_LIMIT_LOGIN_PER_MINUTE: wholeNumber(1, 100_000, 10),
+  RATE_LIMIT_OTP_PER_MINUTE: wholeNumber(1, 100_000, 5),
 });
 
 export type Config = {
@@ -83,8 +95,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  */
 function persistedSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length < 32) {
+      throw new ConfigError(
+        `Kincare cannot start: ${file} is damaged (shorter than 32 characters). Delete it to have a new one made (everyone signs in again), or set JWT_SECRET.`,
+      );
+    }
+    return secret;
+  }
+  // Written whole to a temporary file and renamed into place, so a crash never leaves half a secret,
+  // and a second server starting at the same moment either wins the rename or reads the winner's.
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, secret, { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(temporary, file);
+  } catch {
+    // Another server made it first: use theirs.
+  } finally {
+    unlinkSync(temporary);
+  }
+  return readFileSync(file, 'utf8').trim();
 }

@@ -122,3 +122,60 @@ test('delete asks for confirmation', async ({ page, request }) => {
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(0);
 });
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082', 'hex');
+
+test('a file attached offline opens from the device, and is uploaded before the appointment on reconnect', async ({ page, context, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Ada Attach');
+  await signInThroughUi(page, email);
+  await waitForServiceWorker(page);
+  await page.goto('/appointments');
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'New appointment' }).click();
+  const form = page.getByRole('form', { name: 'New appointment' });
+  await form.getByLabel(/^Attachment/).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(form.getByText('Attach a photo (PNG, JPEG or WebP) or a PDF.')).toBeVisible();
+  await form.getByLabel(/^Attachment/).setInputFiles({ name: 'referral.png', mimeType: 'image/png', buffer: PNG });
+  await form.getByRole('textbox', { name: 'Title' }).fill('Dermatology referral');
+  await form.getByLabel('Date and time').fill('2027-02-01T14:00');
+  await form.getByRole('button', { name: 'Add appointment' }).click();
+  const [local] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'View attachment' }).click()]);
+  expect(local.url()).toMatch(/^blob:/);
+  await local.close();
+
+  await context.setOffline(false);
+  await expect.poll(async () => (await serverAppointments(page, request)).map((row) => (row as { attachment_key?: string }).attachment_key ?? ''), { timeout: 5000 }).toEqual([
+    expect.stringMatching(/^appointment\/[0-9a-f]{32}\.png$/),
+  ]);
+  const [remote] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'View attachment' }).click()]);
+  await remote.waitForLoadState();
+  expect(remote.url()).toContain('/api/files/appointment/');
+});
+
+test('a change the server refuses is rolled back, listed with its reason in the sync status, and can be discarded', async ({ page, context, request }) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Rory Refused');
+  await signInThroughUi(page, email);
+  await waitForServiceWorker(page);
+  await page.goto('/appointments');
+  await addAppointmentThroughUi(page, 'Checkup');
+  await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(1);
+  await expect(page.getByTestId('sync-status')).toHaveText(/^.Online$/);
+  const [row] = await serverAppointments(page, request);
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  // This device edits offline while another device deletes the appointment; a sync pushes before it pulls.
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Edit Checkup' }).click();
+  await page.getByRole('form', { name: 'Edit appointment' }).getByRole('textbox', { name: 'Notes' }).fill('Fasting');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  expect((await request.delete(`/api/appointments/${row?.id}`, { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true);
+  await context.setOffline(false);
+  await expect(page.getByText('Your change could not be saved: This appointment was deleted on another device, so your change was not applied.')).toBeVisible();
+  await expect(page.getByTestId('sync-status')).toContainText('1 failed');
+  await page.getByTestId('sync-status').click();
+  await expect(page.getByText('Changes that could not be saved')).toBeVisible();
+  await expect(page.getByText('Change to Checkup: This appointment was deleted on another device')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByTestId('sync-status')).not.toContainText('failed');
+  await expect(page.getByText('No upcoming appointments.')).toBeVisible();
+});

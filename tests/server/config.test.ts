@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,7 +75,11 @@ describe('loadConfig defaults', () => {
     expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, PORT: '3000' }).publicUrl).toBe(
       'http://localhost:3000',
     );
-    const explicit = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, PUBLIC_URL: 'https://kincare.example/' });
+    const explicit = loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: SECRET,
+      PUBLIC_URL: 'https://kincare.example/',
+    });
     expect(explicit.publicUrl).toBe('https://kincare.example');
   });
 
@@ -128,14 +132,17 @@ describe('loadConfig defaults', () => {
 describe('loadConfig refuses a bad variable with a ConfigError naming it', () => {
   // Each case: the variable, its bad value, and words that say what is wrong with it.
   const cases: [name: string, value: string, says: RegExp][] = [
-    ['PORT', 'abc', /expected number/],
+    ['PORT', 'abc', /must be a whole number/],
+    ['PORT', '0x50', /must be a whole number/],
+    ['PORT', ' ', /must be a whole number/],
+    ['UPLOAD_LIMIT_BYTES', '1e7', /must be a whole number/],
     ['PORT', '70000', /65535/],
     ['DATABASE_URL', 'mysql://x', /must start with postgres:\/\/ or postgresql:\/\//],
     ['SMTP_URL', 'http://x', /must start with smtp:\/\/ or smtps:\/\//],
     ['JWT_SECRET', 'too-short', /at least 32 characters/],
     ['LOG_LEVEL', 'loud', /expected one of .*"warn"/],
-    ['TOKEN_TTL_HOURS', '0', />=1\b/],
-    ['BODY_LIMIT_BYTES', '1', />=1024/],
+    ['TOKEN_TTL_HOURS', '0', /must be at least 1$/],
+    ['BODY_LIMIT_BYTES', '1', /must be at least 1024$/],
     ['PUBLIC_URL', 'not a url', /Invalid URL/],
   ];
 
@@ -150,7 +157,12 @@ describe('loadConfig refuses a bad variable with a ConfigError naming it', () =>
   });
 
   it('lists every bad variable at once, so one restart fixes them all', () => {
-    const message = configErrorFor({ PORT: 'abc', LOG_LEVEL: 'loud', SMTP_URL: 'http://x', TOKEN_TTL_HOURS: '0' });
+    const message = configErrorFor({
+      PORT: 'abc',
+      LOG_LEVEL: 'loud',
+      SMTP_URL: 'http://x',
+      TOKEN_TTL_HOURS: '0',
+    });
     const named = message
       .split('\n')
       .slice(1)
@@ -185,6 +197,12 @@ describe('loadConfig without JWT_SECRET', () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a damaged secret file with a message saying what to do, and leaves no temporary file', () => {
+    writeFileSync(join(dataDir, 'jwt-secret'), '  \n');
+    expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(/jwt-secret is damaged .*Delete it .*or set JWT_SECRET/);
+    expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes no secret file when JWT_SECRET is given', () => {

@@ -63,19 +63,28 @@ function spawnServer(env: Record<string, string>): Omit<Server, 'port'> {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** Waits until `found` sees what it waits for in the output; fails early with the output if the server dies. */
-async function waitFor<T>(server: Omit<Server, 'port'>, found: () => T | undefined, ms: number, what: string): Promise<T> {
+async function waitFor<T>(
+  server: Omit<Server, 'port'>,
+  found: () => T | undefined,
+  ms: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = found();
     if (value !== undefined) return value;
     const died = server.child.exitCode !== null || server.child.signalCode !== null;
     if (died || Date.now() > deadline) {
-      throw new Error(`${died ? 'server exited' : 'timed out'} waiting for ${what}\n${server.stdout()}\n${server.stderr()}`);
+      throw new Error(
+        `${died ? 'server exited' : 'timed out'} waiting for ${what}\n${server.stdout()}\n${server.stderr()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -136,7 +145,9 @@ function startRequest(
     method,
     path,
     agent,
-    headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {},
+    headers: payload
+      ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+      : {},
   });
   const answer = new Promise<Answer>((resolve, reject) => {
     request.on('error', reject);
@@ -144,7 +155,9 @@ function startRequest(
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+      );
       response.on('error', reject);
     });
   });
@@ -153,7 +166,13 @@ function startRequest(
   return { finish: () => request.end(payload.slice(half)), answer };
 }
 
-function send(port: number, method: string, path: string, body?: unknown, agent: http.Agent | false = false): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  agent: http.Agent | false = false,
+): Promise<Answer> {
   const request = startRequest(port, method, path, body, agent);
   request.finish();
   return request.answer;
@@ -164,7 +183,8 @@ async function tryHealth(port: number): Promise<{ refused: string } | { status: 
   try {
     return { status: (await send(port, 'GET', '/api/health')).status };
   } catch (error) {
-    if (error instanceof Error && 'code' in error && typeof error.code === 'string') return { refused: error.code };
+    if (error instanceof Error && 'code' in error && typeof error.code === 'string')
+      return { refused: error.code };
     throw error;
   }
 }
@@ -187,119 +207,152 @@ function errorsLogged(server: Server): LogLine[] {
 }
 
 describe('the server process (node src/server/main.ts)', () => {
-  it('starts on PGlite in DATA_DIR, applies the migrations, prints its address and serves the API', { timeout: 60_000 }, async () => {
-    const server = await startServer(tempDataDir());
-    expect(server.stdout()).toMatch(ADDRESS);
-    expect(server.port).toBeGreaterThan(0);
+  it(
+    'starts on PGlite in DATA_DIR, applies the migrations, prints its address and serves the API',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startServer(tempDataDir());
+      expect(server.stdout()).toMatch(ADDRESS);
+      expect(server.port).toBeGreaterThan(0);
 
-    const health = await send(server.port, 'GET', '/api/health');
-    expect(health.status).toBe(200);
-    expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
+      const health = await send(server.port, 'GET', '/api/health');
+      expect(health.status).toBe(200);
+      expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
 
-    // Registering writes to the accounts tables: it only answers 201 if the migrations ran.
-    const registered = await send(server.port, 'POST', '/api/auth/register', newAccount());
-    expect(registered.status, registered.body).toBe(201);
-    expect(server.stderr()).toBe('');
-  });
+      // Registering writes to the accounts tables: it only answers 201 if the migrations ran.
+      const registered = await send(server.port, 'POST', '/api/auth/register', newAccount());
+      expect(registered.status, registered.body).toBe(201);
+      expect(server.stderr()).toBe('');
+    },
+  );
 
-  it('on SIGTERM refuses new connections, finishes the request in flight, closes the database and exits 0', { timeout: 60_000 }, async () => {
-    const dataDir = tempDataDir();
-    // info level: the log shows when the request arrived and when shutdown began, so no timer is needed.
-    const server = await startServer(dataDir, 'info');
-    const account = newAccount();
+  it(
+    'on SIGTERM refuses new connections, finishes the request in flight, closes the database and exits 0',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = tempDataDir();
+      // info level: the log shows when the request arrived and when shutdown began, so no timer is needed.
+      const server = await startServer(dataDir, 'info');
+      const account = newAccount();
 
-    // An idle keep-alive connection, as a browser keeps between requests, must not hold the shutdown open.
-    const idleAgent = new http.Agent({ keepAlive: true });
-    expect((await send(server.port, 'GET', '/api/health', undefined, idleAgent)).status).toBe(200);
+      // An idle keep-alive connection, as a browser keeps between requests, must not hold the shutdown open.
+      const idleAgent = new http.Agent({ keepAlive: true });
+      expect((await send(server.port, 'GET', '/api/health', undefined, idleAgent)).status).toBe(200);
 
-    const inFlight = startRequest(server.port, 'POST', '/api/auth/register', account);
-    await waitFor(
-      server,
-      () => logLines(server).find((line) => line.msg === 'incoming request' && line.req?.url === '/api/auth/register'),
-      10_000,
-      'the register request to arrive',
-    );
-    server.child.kill('SIGTERM');
-    await waitFor(server, () => logLines(server).find((line) => line.msg.startsWith('shutting down')), 10_000, 'shutdown');
-
-    // The listener closes at once; until it has, a newcomer may only get 503 (return503OnClosing), never a 200.
-    const deadline = Date.now() + 3_000;
-    let probe = await tryHealth(server.port);
-    while ('status' in probe && Date.now() < deadline) {
-      expect(probe.status).toBe(503);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      probe = await tryHealth(server.port);
-    }
-    expect(probe).toEqual({ refused: 'ECONNREFUSED' });
-    expect(server.child.exitCode, 'the process waits for the request in flight').toBeNull();
-
-    // The rest of the body arrives after shutdown began: the password is hashed and the account stored.
-    inFlight.finish();
-    const answer = await inFlight.answer;
-    expect(answer.status, answer.body).toBe(201);
-
-    const exit = await Promise.race([
-      server.exited,
-      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), EXIT_MS)),
-    ]);
-    idleAgent.destroy();
-    expect(exit).toEqual({ code: 0, signal: null });
-    expect(errorsLogged(server)).toEqual([]);
-    expect(server.stderr()).toBe('');
-
-    // Same DATA_DIR, new process: the account is there (PGlite flushed and closed cleanly), and as its
-    // e-mail is not verified yet, signing in answers 403 EMAIL_NOT_VERIFIED rather than 401.
-    const again = await startServer(dataDir);
-    const login = await send(again.port, 'POST', '/api/auth/login', { email: account.email, password: account.password });
-    expect(login.status, login.body).toBe(403);
-    expect(JSON.parse(login.body)).toMatchObject({ code: 'EMAIL_NOT_VERIFIED' });
-    expect(again.stderr()).toBe('');
-  });
-
-  // KNOWN BUG (see the report): a response finished during shutdown keeps `Connection: keep-alive`, so a
-  // browser's open connection holds the process (and PGlite) for Fastify's keepAliveTimeout, 72 s, long after
-  // SIGTERM; a container runtime SIGKILLs it first. Remove `.fails` once main.ts answers with
-  // `Connection: close` while stopping.
-  it.fails('on SIGTERM also exits promptly while a client keeps its connection alive, as browsers do', { timeout: 60_000 }, async () => {
-    const server = await startServer(tempDataDir(), 'info');
-    const agent = new http.Agent({ keepAlive: true });
-    try {
-      const inFlight = startRequest(server.port, 'POST', '/api/auth/register', newAccount(), agent);
+      const inFlight = startRequest(server.port, 'POST', '/api/auth/register', account);
       await waitFor(
         server,
-        () => logLines(server).find((line) => line.msg === 'incoming request' && line.req?.url === '/api/auth/register'),
+        () =>
+          logLines(server).find(
+            (line) => line.msg === 'incoming request' && line.req?.url === '/api/auth/register',
+          ),
         10_000,
         'the register request to arrive',
       );
       server.child.kill('SIGTERM');
-      await waitFor(server, () => logLines(server).find((line) => line.msg.startsWith('shutting down')), 10_000, 'shutdown');
+      await waitFor(
+        server,
+        () => logLines(server).find((line) => line.msg.startsWith('shutting down')),
+        10_000,
+        'shutdown',
+      );
+
+      // The listener closes at once; until it has, a newcomer may only get 503 (return503OnClosing), never a 200.
+      const deadline = Date.now() + 3_000;
+      let probe = await tryHealth(server.port);
+      while ('status' in probe && Date.now() < deadline) {
+        expect(probe.status).toBe(503);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        probe = await tryHealth(server.port);
+      }
+      expect(probe).toEqual({ refused: 'ECONNREFUSED' });
+      expect(server.child.exitCode, 'the process waits for the request in flight').toBeNull();
+
+      // The rest of the body arrives after shutdown began: the password is hashed and the account stored.
       inFlight.finish();
       const answer = await inFlight.answer;
       expect(answer.status, answer.body).toBe(201);
-      expect(answer.headers.connection).toBe('close');
 
       const exit = await Promise.race([
         server.exited,
         new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), EXIT_MS)),
       ]);
+      idleAgent.destroy();
       expect(exit).toEqual({ code: 0, signal: null });
-    } finally {
-      agent.destroy();
-    }
-  });
+      expect(errorsLogged(server)).toEqual([]);
+      expect(server.stderr()).toBe('');
 
-  it('exits with code 1 and a one-line reason naming the variable when the configuration is bad', { timeout: 60_000 }, async () => {
-    const dataDir = tempDataDir();
-    const server = spawnServer({ PORT: 'abc', DATA_DIR: dataDir, DATABASE_URL: '' });
-    const exit = await Promise.race([
-      server.exited,
-      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000)),
-    ]);
-    expect(exit).toEqual({ code: 1, signal: null });
-    expect(server.stderr()).toMatch(/^Kincare cannot start: invalid configuration$/m);
-    expect(server.stderr()).toMatch(/^\s+PORT: .*expected number/m);
-    // A stack trace would bury the one line the operator needs.
-    expect(server.stderr()).not.toMatch(/^\s+at /m);
-    expect(server.stdout()).not.toMatch(ADDRESS);
-  });
+      // Same DATA_DIR, new process: the account is there (PGlite flushed and closed cleanly), and as its
+      // e-mail is not verified yet, signing in answers 403 EMAIL_NOT_VERIFIED rather than 401.
+      const again = await startServer(dataDir);
+      const login = await send(again.port, 'POST', '/api/auth/login', {
+        email: account.email,
+        password: account.password,
+      });
+      expect(login.status, login.body).toBe(403);
+      expect(JSON.parse(login.body)).toMatchObject({ code: 'EMAIL_NOT_VERIFIED' });
+      expect(again.stderr()).toBe('');
+    },
+  );
+
+  // A response that finishes during shutdown must say `Connection: close`, or the client's open
+  // keep-alive connection would hold the process (and PGlite) for Fastify's 72 s keepAliveTimeout.
+  it(
+    'on SIGTERM also exits promptly while a client keeps its connection alive, as browsers do',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startServer(tempDataDir(), 'info');
+      const agent = new http.Agent({ keepAlive: true });
+      try {
+        const inFlight = startRequest(server.port, 'POST', '/api/auth/register', newAccount(), agent);
+        await waitFor(
+          server,
+          () =>
+            logLines(server).find(
+              (line) => line.msg === 'incoming request' && line.req?.url === '/api/auth/register',
+            ),
+          10_000,
+          'the register request to arrive',
+        );
+        server.child.kill('SIGTERM');
+        await waitFor(
+          server,
+          () => logLines(server).find((line) => line.msg.startsWith('shutting down')),
+          10_000,
+          'shutdown',
+        );
+        inFlight.finish();
+        const answer = await inFlight.answer;
+        expect(answer.status, answer.body).toBe(201);
+        expect(answer.headers.connection).toBe('close');
+
+        const exit = await Promise.race([
+          server.exited,
+          new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), EXIT_MS)),
+        ]);
+        expect(exit).toEqual({ code: 0, signal: null });
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
+
+  it(
+    'exits with code 1 and a one-line reason naming the variable when the configuration is bad',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = tempDataDir();
+      const server = spawnServer({ PORT: 'abc', DATA_DIR: dataDir, DATABASE_URL: '' });
+      const exit = await Promise.race([
+        server.exited,
+        new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000)),
+      ]);
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(server.stderr()).toMatch(/^Kincare cannot start: invalid configuration$/m);
+      expect(server.stderr()).toMatch(/^\s+PORT: must be a whole number/m);
+      // A stack trace would bury the one line the operator needs.
+      expect(server.stderr()).not.toMatch(/^\s+at /m);
+      expect(server.stdout()).not.toMatch(ADDRESS);
+    },
+  );
 });

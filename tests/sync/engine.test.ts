@@ -4,7 +4,7 @@ import { discardFailed } from '../../src/local/outbox';
 import { pull } from '../../src/local/sync-pull';
 import { push, backoffMs } from '../../src/local/sync-push';
 import { purgeTombstones } from '../../src/server/services/records';
-import { records } from '../../src/server/db/schema';
+import { records, uploads } from '../../src/server/db/schema';
 import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
 
 let server: Server;
@@ -173,5 +173,46 @@ describe('sync engine against the real server', () => {
     expect((await phone.db.appointments.toArray()).map((row) => [row.appointment_title, row.notes])).toEqual([['Keep', 'queued before the reset']]);
     phone.close();
     laptop.close();
+  });
+});
+
+describe('blob store', () => {
+  const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082', 'hex'));
+
+  it('uploads a file chosen offline once, before the change that references it, and keeps it until then', async () => {
+    const phone = await makeDevice(server, patient, 'blob1');
+    phone.network.online = false;
+    const id = await addAppointment(phone.db, { ...visit(patient, 'Referral'), attachment: { blob: new Blob([PNG], { type: 'image/png' }), name: 'referral.png' } });
+    const local = await phone.db.appointments.get(id);
+    expect(local?.attachment_key).toMatch(/^blob:/);
+    expect(await phone.db.blobs.count()).toBe(1);
+    await phone.sync();
+    expect(await phone.db.blobs.count()).toBe(1); // still offline: kept
+    phone.network.online = true;
+    phone.network.loseAnswerRate = 1; // the upload's and the create's answers are lost once
+    await phone.sync();
+    phone.network.loseAnswerRate = 0;
+    await phone.sync();
+    const [row] = await serverRows(patient);
+    const key = String(row?.data.attachment_key);
+    expect(key).toMatch(/^appointment\/[0-9a-f]{32}\.png$/);
+    expect(await server.app().storage.read(key)).not.toBeNull();
+    const stored = await server.database().db.select().from(uploads);
+    expect(stored.map((upload) => upload.key)).toEqual([key]); // uploaded once
+    expect(await phone.db.blobs.count()).toBe(0); // the server has it: gone from the device
+    expect((await phone.db.appointments.get(id))?.attachment_key).toBe(key);
+    phone.close();
+  });
+
+  it('rolls back a change whose file the server refuses, and discards the file with it', async () => {
+    const phone = await makeDevice(server, patient, 'blob2');
+    await addAppointment(phone.db, { ...visit(patient, 'Bad file'), attachment: { blob: new Blob(['not an image'], { type: 'image/png' }), name: 'fake.png' } });
+    const result = await phone.sync();
+    expect(result.push.rejected[0]?.message).toBe('Upload a photo (PNG, JPEG or WebP) or a PDF.');
+    expect(await phone.db.appointments.count()).toBe(0);
+    const [failed] = await phone.db.outbox.toArray();
+    await discardFailed(phone.db, failed?.seq ?? -1);
+    expect(await phone.db.blobs.count()).toBe(0);
+    phone.close();
   });
 });

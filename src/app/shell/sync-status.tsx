@@ -74,7 +74,7 @@ export function SyncStatus() {
               {failed.map((entry) => (
                 <li key={entry.seq} className="rounded bg-red-50 p-2 text-sm text-red-900">
                   <p>
-                    {DESCRIBE[entry.op]} {String(entry.payload.appointment_title ?? 'an appointment')}: {entry.error}
+                    {DESCRIBE[entry.op]} {entry.label ?? 'a record'}: {entry.error}
                   </p>
                   <button type="button" className="mt-1 font-semibold underline" onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}>
                     Discard

@@ -157,3 +157,17 @@ export const syncMeta = pgTable('sync_meta', {
   key: text('key').primaryKey(),
   value: bigint('value', { mode: 'number' }).notNull(),
 });
+
+/** Who uploaded each stored file: only its owner (and, with later features, those allowed) get a link to it. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    key: text('key').primaryKey(),
+    ownerUserId: uuid('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['profile', 'lab', 'prescription', 'appointment'] }).notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (table) => [index('uploads_owner_idx').on(table.ownerUserId)],
+);

@@ -10,13 +10,13 @@ import type { ErrorBody } from '../../domain/errors';
 import { DETECTABLE_FILE_TYPES, type DetectedFileType } from '../services/file-type';
 import { deriveKey, keyedHash, safeEqualText } from '../services/signing';
 
-// The file store: uploaded profile photos, lab reports and prescription images, kept on local disk
+// The file store: uploaded profile photos, lab reports, prescription images and appointment letters, kept on local disk
 // under DATA_DIR/files/<kind>/<random id>.<ext> (the one-machine default of ARCHITECTURE.md; an S3
 // store can replace it behind the same four methods). The content type lives in the key's extension,
 // so a key alone says what it is and no sidecar can drift from its file. Files are never served by
 // a public path: callers hand out HMAC-signed links that expire (GET /api/files/<key>?expires&signature).
 
-export const FILE_KINDS = ['profile', 'lab', 'prescription'] as const;
+export const FILE_KINDS = ['profile', 'lab', 'prescription', 'appointment'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 export type StoredContentType = DetectedFileType;
 

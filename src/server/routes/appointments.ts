@@ -13,7 +13,7 @@ import {
   type Appointment,
 } from '../../domain/appointments';
 import { errorBodySchema } from '../../domain/errors';
-import { records } from '../db/schema';
+import { records, uploads } from '../db/schema';
 import { HttpError } from '../plugins/errors';
 import { mayActOn, patientForCall } from '../services/access';
 import { createRecord, deleteRecord, findRecord, toWire, updateRecord, type RecordRow } from '../services/records';
@@ -27,6 +27,17 @@ import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 const RESOURCE = 'appointments';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const asAppointment = (row: RecordRow) => toWire(row) as Appointment;
+
+/** An attachment must be a file the caller uploaded (so nobody can point a record at another's file). */
+async function checkAttachment(db: Database, auth: AuthUser, key: string | null | undefined) {
+  if (!key) return;
+  const [owned] = await db
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.key, key), eq(uploads.ownerUserId, auth.userId)))
+    .limit(1);
+  if (!owned) throw new HttpError(400, MESSAGES.attachmentUnknown);
+}
 
 /** The appointment if it exists and the caller may do `permission` on it; 404 otherwise (never reveal it). */
 async function appointmentFor(db: Database, auth: AuthUser, id: string, permission: Permission, allowDeleted = false) {
@@ -79,6 +90,7 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id, patient_id, base_version: _base, changed_at, caregiver_id, ...fields } = request.body;
       const patientId = await patientForCall(app.db, request.auth, patient_id, PERMISSIONS.add);
+      await checkAttachment(app.db, request.auth, fields.attachment_key);
       return sendIdempotent(request, reply, async (tx) => {
         if (await findRecord(tx, RESOURCE, id)) throw new HttpError(409, MESSAGES.exists);
         const row = await createRecord(tx, {
@@ -107,6 +119,7 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { base_version, changed_at, ...patch } = request.body;
+      await checkAttachment(app.db, request.auth, patch.attachment_key);
       return sendIdempotent(request, reply, async (tx) => {
         const current = await appointmentFor(tx, request.auth, request.params.id, PERMISSIONS.edit, true);
         const { row, merged } = await updateRecord(tx, current, {

@@ -7,7 +7,8 @@ import {
   type Appointment,
   type AppointmentForm,
 } from '../../../domain/appointments';
-import { addAppointment, editAppointment } from '../../../local/appointments';
+import { addAppointment, editAppointment, type Attachment } from '../../../local/appointments';
+import { attachmentProblem } from '../../../local/files';
 import { userDb } from '../../../local/db';
 import { SelectField, TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
@@ -35,17 +36,27 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const form = useZodForm(appointmentFormSchema, initial);
   const doctors = useDoctors(patientId);
   const [busy, setBusy] = useState(false);
+  const [attachment, setAttachment] = useState<Attachment | null>(null);
+  const [attachmentError, setAttachmentError] = useState<string | null>(null);
+
+  const chooseFile = (file: File | undefined) => {
+    const problem = file ? attachmentProblem(file) : null;
+    setAttachmentError(problem);
+    setAttachment(file && !problem ? { blob: file, name: file.name } : null);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const values = form.validate<AppointmentForm>();
-    if (!values) return;
+    if (!values || attachmentError) return;
     const fields = { ...values, appointment_date: localInputToIso(values.appointment_date) ?? '', doctor_id: values.doctor_id || null };
     setBusy(true);
     try {
       // Only what the person changed in this form: another tab or device may have changed the rest.
-      if (editing) await editAppointment(userDb(), editing.id, changedFields(fields, { ...initial, appointment_date: editing.appointment_date, doctor_id: editing.doctor_id }));
-      else await addAppointment(userDb(), { ...fields, patient_id: patientId, caregiver_id: caregiverId });
+      if (editing) {
+        const changes = changedFields(fields, { ...initial, appointment_date: editing.appointment_date, doctor_id: editing.doctor_id });
+        await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
+      } else await addAppointment(userDb(), { ...fields, patient_id: patientId, caregiver_id: caregiverId, attachment });
       onDone(editing ? 'Appointment updated' : 'Appointment added');
     } finally {
       setBusy(false);
@@ -65,6 +76,25 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
       <SelectField label="Status" options={APPOINTMENT_STATUSES.map((status) => ({ value: status, label: status[0]?.toUpperCase() + status.slice(1) }))} {...form.field('status')} />
       <TextField label="Location" placeholder="Clinic, address or video link" {...form.field('location')} />
       <TextField label="Notes" placeholder="What to bring, questions to ask" {...form.field('notes')} />
+      <div className="mb-4 sm:col-span-2">
+        <label htmlFor="appointment-attachment" className="block text-sm font-medium text-slate-800">
+          {editing?.attachment_key ? 'Replace the attachment' : 'Attachment'} (a photo or PDF of a referral letter or appointment card)
+        </label>
+        <input
+          id="appointment-attachment"
+          type="file"
+          accept="image/png,image/jpeg,image/webp,application/pdf"
+          aria-invalid={attachmentError ? true : undefined}
+          aria-describedby={attachmentError ? 'appointment-attachment-error' : undefined}
+          onChange={(event) => chooseFile(event.target.files?.[0])}
+          className="mt-1 block text-sm"
+        />
+        {attachmentError ? (
+          <p id="appointment-attachment-error" role="alert" className="mt-1 text-sm text-red-700">
+            {attachmentError}
+          </p>
+        ) : null}
+      </div>
       <div className="flex gap-3 sm:col-span-2">
         <Button type="submit" disabled={busy}>
           {editing ? 'Save changes' : 'Add appointment'}

@@ -1,6 +1,16 @@
 import { formatDateTime } from '../../../domain/dates';
 import type { Appointment } from '../../../domain/appointments';
 import { Button } from '../../ui/button';
+import { fileUrl } from '../../../local/files';
+import toast from 'react-hot-toast';
+
+async function openAttachment(reference: string) {
+  try {
+    window.open(await fileUrl(reference), '_blank', 'noopener');
+  } catch (error) {
+    toast.error(error instanceof Error ? error.message : 'Could not open the attachment.');
+  }
+}
 
 type Props = {
   title: string;
@@ -36,6 +46,11 @@ export function AppointmentList({ title, emptyText, appointments, canEdit, canDe
                 <p className="text-slate-700">{formatDateTime(appointment.appointment_date)}</p>
                 {appointment.location ? <p className="text-sm text-slate-700">{appointment.location}</p> : null}
                 {appointment.notes ? <p className="text-sm text-slate-600">{appointment.notes}</p> : null}
+                {appointment.attachment_key ? (
+                  <button type="button" className="text-sm font-semibold text-brand-800 underline" onClick={() => void openAttachment(appointment.attachment_key ?? '')}>
+                    View attachment
+                  </button>
+                ) : null}
                 <span className={`mt-1 inline-block rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[appointment.status]}`}>{appointment.status}</span>
                 {appointment.version === 0 ? <span className="ml-2 text-xs text-slate-600">Not synced yet</span> : null}
               </div>

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../domain/errors';
+import { IDEMPOTENCY_HEADER } from '../../domain/sync';
+import {
+  previewQuerySchema,
+  previewResponseSchema,
+  UPLOAD_MESSAGES,
+  uploadQuerySchema,
+  uploadResponseSchema,
+  type UploadResponse,
+  type UploadType,
+} from '../../domain/uploads';
+import { records, uploads } from '../db/schema';
+import type { Database } from '../db/client';
+import type { AuthUser } from '../plugins/auth';
+import { mayActOn } from '../services/access';
+import { RESOURCE_READ_PERMISSION } from '../../domain/permissions';
+import type { SyncedResource } from '../../domain/sync';
+import { HttpError } from '../plugins/errors';
+import { detectFileType, type DetectedFileType } from '../services/file-type';
+import { runIdempotent } from '../services/idempotency';
+import { mutationHeadersSchema } from './idempotent';
+
+// POST /api/upload-image?type=: stores one file (multipart field `image`) after checking its real type by
+// its first bytes, records who uploaded it, and answers its key and a signed link. With an
+// Idempotency-Key (the sync engine sends one per file chosen offline) a repeated upload stores nothing
+// new and answers the same key. GET /api/upload-image/preview_image gives the owner a fresh signed link.
+
+const ALLOWED: Record<UploadType, readonly DetectedFileType[]> = {
+  lab: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
+  prescription: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
+  profile: ['image/png', 'image/jpeg', 'image/webp'],
+  appointment: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
+};
+const FILE_FIELD = 'image';
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema };
+
+/** Whether a record the caller may read (own, or a patient who granted the resource's Read permission) holds this file. */
+async function referencedByReadableRecord(db: Database, auth: AuthUser, key: string): Promise<boolean> {
+  const holders = await db
+    .select({ resource: records.resource, patientId: records.patientId })
+    .from(records)
+    .where(and(sql`${records.data}->>'attachment_key' = ${key}`, isNull(records.deletedAt)));
+  for (const holder of holders) {
+    const permission = RESOURCE_READ_PERMISSION[holder.resource as SyncedResource];
+    if (permission && (await mayActOn(db, auth, holder.patientId, permission))) return true;
+  }
+  return false;
+}
+
+export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('preHandler', app.authenticate);
+
+  app.post(
+    '/',
+    { schema: { tags: ['files'], headers: mutationHeadersSchema, querystring: uploadQuerySchema, response: { 201: uploadResponseSchema, ...errors } } },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw new HttpError(415, 'Send the file as a multipart form.');
+      const part = await request.file();
+      if (!part || part.fieldname !== FILE_FIELD) throw new HttpError(400, UPLOAD_MESSAGES.fileMissing);
+      const bytes = await part.toBuffer();
+      const type = request.query.type;
+      const contentType = detectFileType(bytes);
+      if (!contentType || !ALLOWED[type].includes(contentType)) {
+        throw new HttpError(415, type === 'profile' ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType);
+      }
+      const header = request.headers[IDEMPOTENCY_HEADER];
+      const fingerprint = createHash('sha256').update(`upload ${type} `).update(bytes).digest('base64url');
+      const answer = await runIdempotent(
+        app.db,
+        { userId: request.auth.userId, key: typeof header === 'string' ? header : undefined, fingerprint },
+        async (tx) => {
+          // A crash between this write and the commit leaves an unreferenced file, never a missing one.
+          const { key } = await app.storage.put(type, bytes, contentType);
+          await tx.insert(uploads).values({ key, ownerUserId: request.auth.userId, kind: type });
+          return { statusCode: 201, body: { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse };
+        },
+      );
+      // A replayed answer's link may have expired: hand out a fresh one for the same key.
+      const key = (answer.body as UploadResponse).files[0]?.key ?? '';
+      if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.status(answer.statusCode).send({ files: [{ url: app.storage.signedUrl(key), key }] });
+    },
+  );
+
+  app.get(
+    '/preview_image',
+    { schema: { tags: ['files'], querystring: previewQuerySchema, response: { 200: previewResponseSchema, ...errors } } },
+    async (request) => {
+      const { key } = request.query;
+      const [stored] = await app.db.select().from(uploads).where(eq(uploads.key, key)).limit(1);
+      if (!stored || !(stored.ownerUserId === request.auth.userId || (await referencedByReadableRecord(app.db, request.auth, key)))) {
+        throw new HttpError(404, UPLOAD_MESSAGES.notFound);
+      }
+      return { url: app.storage.signedUrl(key) };
+    },
+  );
+};
