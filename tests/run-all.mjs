@@ -10,9 +10,10 @@ const resultsDir = mkdtempSync(join(tmpdir(), 'kincare-results-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 
-function run(title, command, args, env = {}) {
+function run(title, command, args, env = {}, count = () => {}) {
   console.log(`\n=== ${title} ===`);
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  count(); // failed runs count too: their failures belong in the closing line
   if (result.status !== 0) {
     console.error(`\n${title} failed.`);
     printTotals();
@@ -46,19 +47,22 @@ const vitestJson = (name) => ['--reporter=default', '--reporter=json', `--output
 
 run('Type check', 'npm', ['run', '--silent', 'typecheck']);
 run('Lint', 'npm', ['run', '--silent', 'lint']);
-run('Unit and server tests (PGlite)', 'npx', ['vitest', 'run', ...vitestJson('vitest.json')]);
-countVitest(join(resultsDir, 'vitest.json'));
+run('Unit, server and sync tests (PGlite)', 'npx', ['vitest', 'run', ...vitestJson('vitest.json')], {}, () => countVitest(join(resultsDir, 'vitest.json')));
 if (process.env.DATABASE_URL) {
-  run('Server tests (Postgres)', 'npx', ['vitest', 'run', '--project', 'server', '--no-file-parallelism', ...vitestJson('vitest-pg.json')], {
-    TEST_DATABASE: 'postgres',
-  });
-  countVitest(join(resultsDir, 'vitest-pg.json'));
+  run(
+    'Server and sync tests (Postgres)',
+    'npx',
+    ['vitest', 'run', '--project', 'server', '--project', 'sync', '--no-file-parallelism', ...vitestJson('vitest-pg.json')],
+    { TEST_DATABASE: 'postgres' },
+    () => countVitest(join(resultsDir, 'vitest-pg.json')),
+  );
 } else {
   console.log('\nDATABASE_URL is not set: the server tests ran on PGlite only.');
 }
 run('Chromium', 'node', ['tests/e2e/ensure-chromium.mjs']);
 run('Build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 const e2eDir = mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
-run('Browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], { E2E_DATA_DIR: e2eDir });
-countPlaywright(join(e2eDir, 'e2e-results.json'));
+run('Browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], { E2E_DATA_DIR: e2eDir }, () =>
+  countPlaywright(join(e2eDir, 'e2e-results.json')),
+);
 printTotals();
