@@ -62,6 +62,7 @@ export async function signInThroughUi(page: Page, email: string) {
   // First sign-in goes to the beta policy, later ones straight home.
   await page.waitForURL(/\/(beta-user-policy|dashboard|caregiver\/dashboard|unauthorized)$/);
   if (page.url().endsWith('/beta-user-policy')) {
+    await expect(page.getByRole('checkbox')).toHaveCount(4);
     for (const box of await page.getByRole('checkbox').all()) await box.check();
     await page.getByRole('button', { name: 'I agree' }).click();
   }

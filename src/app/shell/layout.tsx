@@ -9,16 +9,17 @@ import { startSync } from '../../local/sync-client';
 import { Sidebar } from './sidebar';
 import { Header } from './header';
 import { SyncStatus } from './sync-status';
+import { useFailedChangeToasts } from './use-failed-change-toasts';
 
 /** The signed-in layout: the role's sidebar, the header, and the page; it keeps the replica in sync. */
 export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const [collapsed, setCollapsed] = useState(false);
   const navigate = useNavigate();
+  useFailedChangeToasts();
   useEffect(
     () =>
       startSync(userId, {
         onResult: (result) => {
-          for (const { message } of result.push.rejected) toast.error(`Your change could not be saved: ${message}`, { duration: 5000 });
           if (result.problem === 'signed-out') {
             // The queue stays on this device and goes out after the next sign-in.
             clearSession();

@@ -1,0 +1,20 @@
+import { useEffect, useRef } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import toast from 'react-hot-toast';
+import { hasUserDb, userDb } from '../../local/db';
+
+/**
+ * Tells the person once about each change the server refused, whoever sent it: this page, another tab,
+ * or the service worker syncing in the background (then they hear of it when the app is next open).
+ */
+export function useFailedChangeToasts(): void {
+  const failed = useLiveQuery(async () => (hasUserDb() ? userDb().outbox.where('status').equals('failed').toArray() : []), []);
+  const told = useRef(new Set<number>());
+  useEffect(() => {
+    for (const entry of failed ?? []) {
+      if (entry.seq === undefined || told.current.has(entry.seq)) continue;
+      told.current.add(entry.seq);
+      toast.error(`Your change could not be saved: ${entry.error ?? 'the server refused it.'}`, { id: `failed-${entry.seq}`, duration: 5000 });
+    }
+  }, [failed]);
+}
