@@ -33,6 +33,11 @@ export const pullQuerySchema = z.object({
     .min(1, 'limit must be at least 1.')
     .max(PULL_PAGE_MAX, `limit must be at most ${PULL_PAGE_MAX}.`)
     .default(PULL_PAGE_DEFAULT),
+  /** The access fingerprint the device last pulled with; a different one now means start over. */
+  scope: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'scope is not valid.')
+    .optional(),
 });
 
 export const changeSchema = z.object({
@@ -49,8 +54,13 @@ export const pullResponseSchema = z.object({
   changes: z.array(changeSchema),
   cursor: z.number(),
   more: z.boolean(),
-  /** The cursor is older than the tombstone horizon: drop the replica and pull again from 0. */
+  /**
+   * Start over from 0: the cursor is older than the tombstone horizon, or what the caller may see has
+   * changed (a caregiver was granted or lost access) since the device last pulled.
+   */
   reset: z.boolean(),
+  /** What the caller may see now, as a fingerprint to send back with the next pull. */
+  scope: z.string(),
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;
 

@@ -12,7 +12,10 @@ import {
   type UpdateProfileFields,
 } from '../domain/auth';
 import { http } from './http';
-import { deleteUserDbs, openUserDb, saveSessionCopy, userDb } from './db';
+import { deleteOtherUsersDbs, deleteUserDbs, openUserDb, saveSessionCopy, userDb } from './db';
+import { stopSync } from './sync-client';
+import { withSyncLock } from './sync-lock';
+import { syncLockName } from './sync-engine';
 import { clearSession, readSession, replaceToken, storeSession } from './session';
 
 // Signing in and out of this device: the session keys, the per-user replica and the caches that hold
@@ -23,6 +26,8 @@ export async function signIn(body: LoginBody): Promise<Profile> {
   const response = await http.post('/auth/login', body, { quiet: true });
   const login = loginResponseSchema.parse(response.data);
   storeSession(login.accessToken, login.role);
+  // Someone else's replica may be left on this device (their session ended without a logout): remove it.
+  await deleteOtherUsersDbs(login.userId);
   await openUserDb(login.userId);
   await saveSessionCopy(login.userId, login.accessToken);
   const profile = await refreshProfile();
@@ -52,8 +57,13 @@ export async function resumeSession(): Promise<boolean> {
  * data caches. The app shell's precache stays: it holds no personal data and lets the app open offline.
  */
 export async function signOut(): Promise<void> {
+  const session = readSession();
+  stopSync();
   clearSession();
-  await deleteUserDbs();
+  // Under the sync lock: a sync under way (another tab, the service worker) finishes first, so it
+  // cannot write the replica back after it was deleted.
+  if (session) await withSyncLock(syncLockName(session.userId), deleteUserDbs);
+  else await deleteUserDbs();
   if (typeof caches !== 'undefined') {
     const names = await caches.keys();
     await Promise.all(names.filter((name) => !name.startsWith('workbox-precache')).map((name) => caches.delete(name)));

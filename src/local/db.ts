@@ -46,6 +46,8 @@ export type OutboxEntry = {
   attempts: number;
   nextAttemptAt: number;
   error?: string;
+  /** Failed answers from the server (not lost connections) so far; past a limit the change is given up. */
+  serverFailures?: number;
   /** What the person would call the record (e.g. its title when queued), to name it if the change fails. */
   label?: string;
   /** Files (ids in `blobs`) to upload before this mutation is sent. */
@@ -54,7 +56,7 @@ export type OutboxEntry = {
 
 export type ServerRow = { key: string; resource: SyncedResource; id: string; version: number; data: SyncedRow | null };
 export type StoredBlob = { id: string; blob: Blob; name: string; type: string; uploadType: UploadType; uploadedKey?: string };
-export type SyncStateEntry = { key: string; value: number };
+export type SyncStateEntry = { key: string; value: number | string };
 
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
@@ -77,6 +79,11 @@ export class KincareDb extends Dexie {
       outbox: '++seq, status, [resource+entityId]',
       blobs: 'id',
       syncState: 'key',
+    });
+    // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
+    // handler would reopen on the next query and recreate the user's data after they signed out.
+    this.on('versionchange', (event: IDBVersionChangeEvent) => {
+      if (!event.newVersion) this.close({ disableAutoOpen: true });
     });
   }
 
@@ -105,6 +112,19 @@ export function userDb(): KincareDb {
 
 export function hasUserDb(): boolean {
   return current !== null;
+}
+
+/** Closes the replica without deleting it (another tab signed out; this one follows). */
+export function closeUserDb(): void {
+  current?.close({ disableAutoOpen: true });
+  current = null;
+}
+
+/** Deletes the replicas of anyone but this user (left by a session that ended with a 401, not a logout). */
+export async function deleteOtherUsersDbs(userId: string): Promise<void> {
+  const keep = new Set([`${DB_PREFIX}${userId}`, `${DB_PREFIX}session`]);
+  const names = await Dexie.getDatabaseNames().catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(DB_PREFIX) && !keep.has(name)).map((name) => Dexie.delete(name)));
 }
 
 /** Deletes this user's replica and the session copy (logout), and any replica left from an earlier crash. */

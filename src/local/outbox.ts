@@ -26,9 +26,11 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
     const blobs = change.blobs ?? [];
     if (blobs.length > 0) await db.blobs.bulkPut(blobs);
     const current = await view.get(change.id);
-    if (!(await db.serverRows.get(key))) {
+    let shadow = await db.serverRows.get(key);
+    if (!shadow) {
       // Nothing was pending for this record, so the view row IS the server's copy: keep it as the base.
-      await db.serverRows.put({ key, resource: change.resource, id: change.id, version: current?.version ?? 0, data: current ?? null });
+      shadow = { key, resource: change.resource, id: change.id, version: current?.version ?? 0, data: current ?? null };
+      await db.serverRows.put(shadow);
     }
     const titleField = RESOURCE_TITLE_FIELD[change.resource];
     const title = change.payload?.[titleField] ?? current?.[titleField];
@@ -40,6 +42,8 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
       payload: change.payload ?? {},
       changedAt: now,
       idempotencyKey: crypto.randomUUID(),
+      // The server version the person saw when editing: the merge on the server compares against it.
+      baseVersion: shadow.version,
       status: 'pending',
       attempts: 0,
       nextAttemptAt: 0,

@@ -50,11 +50,12 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   runNow = run;
 
   const onOnline = () => void run(true);
-  const onVisible = () => document.visibilityState === 'visible' && void run(true);
+  // Coming online, starting and 'Sync now' retry at once; the other triggers respect the backoff.
+  const onVisible = () => document.visibilityState === 'visible' && void run(false);
   const timer = setInterval(() => void run(false), EVERY_FEW_MINUTES_MS);
   const unsubscribe = onOutboxChange(() => {
     void registerBackgroundSync();
-    if (navigator.onLine) void run(true);
+    if (navigator.onLine) void run(false);
   });
   window.addEventListener('online', onOnline);
   document.addEventListener('visibilitychange', onVisible);
@@ -74,6 +75,10 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   };
   stopCurrent = stop;
   return stop;
+}
+
+export function stopSync(): void {
+  stopCurrent?.();
 }
 
 /** The header's 'Sync now'. */

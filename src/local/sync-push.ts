@@ -1,6 +1,6 @@
 import { messagesFromErrorBody } from '../domain/errors';
 import type { KincareDb, OutboxEntry, SyncedRow } from './db';
-import { applyServerState, recompute, shadowKey } from './outbox';
+import { applyServerState, recompute } from './outbox';
 import { requestFor } from './sync-resources';
 import { TransportError, type Transport, type TransportResponse } from './sync-transport';
 
@@ -13,6 +13,7 @@ import { TransportError, type Transport, type TransportResponse } from './sync-t
 export type PushOutcome = { sent: number; rejected: { entry: OutboxEntry; message: string }[]; stoppedBy: 'done' | 'retry-later' | 'signed-out' };
 
 const MAX_BACKOFF_MS = 5 * 60 * 1000;
+export const MAX_SERVER_FAILURES = 8;
 
 export function backoffMs(attempts: number, random = Math.random): number {
   const exponential = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
@@ -33,12 +34,6 @@ export async function push(db: KincareDb, transport: Transport, options: { force
     const entry = await nextPending(db);
     if (!entry || entry.seq === undefined) return outcome;
     if (!options.force && entry.nextAttemptAt > now()) return { ...outcome, stoppedBy: 'retry-later' };
-    if (entry.baseVersion === undefined) {
-      // The newest server version this device knows; frozen so that a retry repeats the request exactly
-      // (the server matches a repeated Idempotency-Key against the same request).
-      entry.baseVersion = (await db.serverRows.get(shadowKey(entry.resource, entry.entityId)))?.version ?? 0;
-      await db.outbox.update(entry.seq, { baseVersion: entry.baseVersion });
-    }
     let keys: Map<string, string>;
     let response: TransportResponse;
     try {
@@ -46,7 +41,7 @@ export async function push(db: KincareDb, transport: Transport, options: { force
       if ('status' in uploaded) response = uploaded;
       else {
         keys = uploaded.keys;
-        response = await transport(requestFor(entry, entry.baseVersion, keys));
+        response = await transport(requestFor(entry, entry.baseVersion ?? 0, keys));
       }
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
@@ -59,9 +54,15 @@ export async function push(db: KincareDb, transport: Transport, options: { force
       outcome.sent++;
     } else if (verdict === 'signed-out') {
       return { ...outcome, stoppedBy: 'signed-out' };
-    } else if (verdict === 'retry') {
-      await scheduleRetry(db, entry, now());
+    } else if (verdict === 'retry' && (entry.serverFailures ?? 0) + 1 < MAX_SERVER_FAILURES) {
+      await scheduleRetry(db, entry, now(), true);
       return { ...outcome, stoppedBy: 'retry-later' };
+    } else if (verdict === 'retry') {
+      // The server keeps failing on this change: give it up (rolled back, shown as failed) rather than
+      // let it block every change queued after it for ever.
+      const message = `The server could not save this change after ${MAX_SERVER_FAILURES} tries: ${messagesFromErrorBody(response.data).join(' ')}`;
+      await reject(db, entry, message);
+      outcome.rejected.push({ entry, message });
     } else {
       const message = messagesFromErrorBody(response.data).join(' ');
       await reject(db, entry, message);
@@ -94,7 +95,9 @@ async function uploadBlobs(db: KincareDb, transport: Transport, entry: OutboxEnt
         idempotencyKey: `upload-${blob.id}`,
       });
       const key = (response.data as { files?: { key?: unknown }[] } | null)?.files?.[0]?.key;
-      if (classify(response.status) !== 'accepted' || typeof key !== 'string') return response;
+      if (classify(response.status) !== 'accepted') return response;
+      // An answer without a key is the server's fault: try again later, never treat it as sent.
+      if (typeof key !== 'string') return { status: 502, data: { message: 'The server did not say where it stored the file.' } };
       blob.uploadedKey = key;
       await db.blobs.update(blob.id, { uploadedKey: key });
     }
@@ -103,9 +106,11 @@ async function uploadBlobs(db: KincareDb, transport: Transport, entry: OutboxEnt
   return { keys };
 }
 
-async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number): Promise<void> {
+/** Keeps the change queued for another try later; `answered`: the server answered (5xx, 429), not the network. */
+async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number, answered = false): Promise<void> {
   const attempts = entry.attempts + 1;
-  await db.outbox.update(entry.seq as number, { attempts, nextAttemptAt: now + backoffMs(attempts) });
+  const serverFailures = (entry.serverFailures ?? 0) + (answered ? 1 : 0);
+  await db.outbox.update(entry.seq as number, { attempts, serverFailures, nextAttemptAt: now + backoffMs(attempts) });
 }
 
 /** The server took the change: drop the entry and rebase what is still queued on the server's answer. */

@@ -65,6 +65,7 @@ export async function signInThroughUi(page: Page, email: string) {
     await expect(page.getByRole('checkbox')).toHaveCount(4);
     for (const box of await page.getByRole('checkbox').all()) await box.check();
     await page.getByRole('button', { name: 'I agree' }).click();
+    await page.waitForURL(/\/(dashboard|caregiver\/dashboard|unauthorized)$/);
   }
 }
 

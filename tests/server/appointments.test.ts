@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
+import { careLinks } from '../../src/server/db/schema';
 
 let ctx: TestContext;
 let patient: Person;
@@ -134,6 +135,22 @@ describe('appointments', () => {
     expect(reused.json().message).toBe('This Idempotency-Key was already used for a different request.');
     expect((await create(patient, body)).json().message).toBe(APPOINTMENT_MESSAGES.exists);
     expect((await create(patient, newAppointment(patient.patientId), 'bad key!')).statusCode).toBe(400);
+  });
+
+  it('replays a stored answer even after the caller lost the permission it had then', async () => {
+    const caregiver = await makePerson(ctx, 'Caregiver');
+    await link(ctx, patient, caregiver, ['ReadAppointment', 'AddAppointment']);
+    const body = newAppointment(patient.patientId);
+    expect((await create(caregiver, body, 'key-before-revoke')).statusCode).toBe(201);
+    await ctx.database.db.delete(careLinks);
+    const retry = await create(caregiver, body, 'key-before-revoke'); // the first answer was lost
+    expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect((await create(caregiver, newAppointment(patient.patientId), 'key-after-revoke')).statusCode).toBe(403);
+  });
+
+  it('takes the caregiver who booked it from the token, not from the body', async () => {
+    const response = await create(patient, newAppointment(patient.patientId, { caregiver_id: randomUUID() }));
+    expect(response.json().data.caregiver_id).toBeNull();
   });
 
   it('merges edits made on an older version per field, last writer wins, and says so', async () => {

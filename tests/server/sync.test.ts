@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { purgeTombstones } from '../../src/server/services/records';
+import { careLinks } from '../../src/server/db/schema';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
@@ -48,7 +49,7 @@ describe('GET /api/sync/pull', () => {
     expect(seen.get(ids[0] ?? '')).toEqual({ deleted: false, notes: 'edited' });
     expect(seen.get(ids[1] ?? '')).toEqual({ deleted: true, notes: undefined });
     const nothingNew = (await pull(patient, `cursor=${cursor}`)).json();
-    expect(nothingNew).toEqual({ changes: [], cursor, more: false, reset: false });
+    expect(nothingNew).toMatchObject({ changes: [], cursor, more: false, reset: false });
   });
 
   it("shows a caregiver only linked patients' records of resources they may read", async () => {
@@ -73,18 +74,47 @@ describe('GET /api/sync/pull', () => {
     const second = await book(patient, patient.patientId);
     await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${second}` });
     expect(await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000))).toBe(1);
-    expect((await pull(patient, `cursor=${old}`)).json()).toEqual({ changes: [], cursor: 0, more: true, reset: true });
+    expect((await pull(patient, `cursor=${old}`)).json()).toMatchObject({ changes: [], cursor: 0, more: true, reset: true });
     const fresh = (await pull(patient, 'cursor=0')).json();
     expect(fresh.changes.map((change: { id: string }) => change.id)).toEqual([first]);
     expect(fresh.reset).toBe(false);
   });
 
+  it("moves a quiet caller's cursor past the horizon, so it does not reset on every pull", async () => {
+    const quiet = await makePerson(ctx, 'Patient');
+    const busy = await makePerson(ctx, 'Patient');
+    await book(quiet, quiet.patientId);
+    const gone = await book(busy, busy.patientId);
+    await as(ctx, busy, { method: 'DELETE', url: `/api/appointments/${gone}` });
+    await book(busy, busy.patientId);
+    await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000));
+    const first = (await pull(quiet, 'cursor=0')).json();
+    expect(first.changes).toHaveLength(1);
+    const again = (await pull(quiet, `cursor=${first.cursor}&scope=${first.scope}`)).json();
+    expect(again).toMatchObject({ changes: [], reset: false, more: false, cursor: first.cursor });
+  });
+
+  it('tells a caregiver to start over when their access changed (granted or withdrawn)', async () => {
+    const alice = await makePerson(ctx, 'Patient');
+    const carer = await makePerson(ctx, 'Caregiver');
+    await book(alice, alice.patientId, 'Before the link');
+    const empty = (await pull(carer, 'cursor=0')).json();
+    await link(ctx, alice, carer, ['ReadAppointment']);
+    const granted = (await pull(carer, `cursor=${empty.cursor}&scope=${empty.scope}`)).json();
+    expect(granted).toMatchObject({ reset: true, cursor: 0 });
+    const everything = (await pull(carer, `cursor=0&scope=${empty.scope}`)).json();
+    expect(everything.changes.map((change: { data: { appointment_title: string } }) => change.data.appointment_title)).toEqual(['Before the link']);
+    await ctx.database.db.delete(careLinks);
+    expect((await pull(carer, `cursor=${everything.cursor}&scope=${everything.scope}`)).json()).toMatchObject({ reset: true });
+    expect((await pull(carer, 'cursor=0')).json().changes).toEqual([]);
+  });
+
   it('checks its query and needs a token', async () => {
     const patient = await makePerson(ctx, 'Patient');
-    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=5000']) {
+    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=5000', 'scope=a%20b']) {
       const response = await pull(patient, query);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toMatch(/cursor|limit/);
+      expect(response.json().message).toMatch(/cursor|limit|scope/);
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/api/sync/pull' })).statusCode).toBe(401);
   });

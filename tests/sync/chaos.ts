@@ -82,7 +82,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const target = pick(await device.db.appointments.toCollection().primaryKeys());
         if (target) {
           const field = pick(['appointment_title', 'location', 'notes', 'status'] as const);
-          const value = field === 'status' ? (pick(['scheduled', 'completed', 'cancelled'] as const) ?? 'scheduled') : `${field} ${op}`;
+          const value = field === 'status' ? (pick(['scheduled', 'completed', 'cancelled'] as const) ?? 'scheduled') : `${field} ${op}`; // unique per operation
           await editAppointment(device.db, target, { [field as string]: value });
           counts.edits++;
         }
@@ -157,7 +157,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       operations: options.operations,
       ...counts,
       lost,
-      duplicated: titles.length - new Set(rows.map((row) => row.id)).size,
+      // Every create and every title edit writes a title unique to its operation: two live records with the
+      // same title mean one change was applied to two records (a create replayed under a new id, say).
+      duplicated: titles.length - new Set(titles).size,
       unexpected,
       replicasDiffering,
       refusedEdits,

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addAppointment, editAppointment, removeAppointment } from '../../src/local/appointments';
 import { discardFailed } from '../../src/local/outbox';
 import { pull } from '../../src/local/sync-pull';
-import { push, backoffMs } from '../../src/local/sync-push';
+import { push, backoffMs, MAX_SERVER_FAILURES } from '../../src/local/sync-push';
 import { purgeTombstones } from '../../src/server/services/records';
-import { records, uploads } from '../../src/server/db/schema';
+import { careLinks, records, uploads } from '../../src/server/db/schema';
 import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
 
 let server: Server;
@@ -171,6 +171,81 @@ describe('sync engine against the real server', () => {
     phone.network.online = true;
     await phone.sync();
     expect((await phone.db.appointments.toArray()).map((row) => [row.appointment_title, row.notes])).toEqual([['Keep', 'queued before the reset']]);
+    phone.close();
+    laptop.close();
+  });
+});
+
+describe('sync engine: resets, access changes, server failures', () => {
+  it('keeps a queued create on screen through a reset, and drops what the server no longer has', async () => {
+    const phone = await makeDevice(server, patient, 'reset1');
+    const laptop = await makeDevice(server, patient, 'reset1-laptop');
+    const gone = await addAppointment(laptop.db, visit(patient, 'Purged soon'));
+    await laptop.sync();
+    await phone.sync();
+    await removeAppointment(laptop.db, gone);
+    await laptop.sync();
+    await purgeTombstones(server.database().db, new Date(Date.now() + 1000));
+    // The phone never heard of the delete (its tombstone is purged) and has a create queued.
+    const queued = await addAppointment(phone.db, visit(patient, 'Queued create'));
+    await pull(phone.db, phone.network.transport); // a pull alone: the create is still queued
+    expect((await phone.db.appointments.toArray()).map((row) => row.id)).toEqual([queued]);
+    await phone.sync();
+    expect((await serverRows(patient)).map((row) => row.data.appointment_title)).toEqual(['Queued create']);
+    phone.close();
+    laptop.close();
+  });
+
+  it("removes a patient's records from a caregiver's device when access is withdrawn, and brings them when granted", async () => {
+    const caregiver = await makeAccount(server, 'Caregiver');
+    const carer = await makeDevice(server, caregiver, 'carer-access');
+    const phone = await makeDevice(server, patient, 'patient-access');
+    await addAppointment(phone.db, visit(patient, 'Cardiology'));
+    await phone.sync();
+    await carer.sync();
+    expect(await carer.db.appointments.count()).toBe(0);
+    await linkCaregiver(server, patient, caregiver, ['ReadAppointment']);
+    await carer.sync();
+    expect((await carer.db.appointments.toArray()).map((row) => row.appointment_title)).toEqual(['Cardiology']);
+    await server.database().db.delete(careLinks);
+    await carer.sync();
+    expect(await carer.db.appointments.count()).toBe(0);
+    carer.close();
+    phone.close();
+  });
+
+  it('keeps a change on 503 and 429, and gives it up as failed after the server failed it 8 times', async () => {
+    const phone = await makeDevice(server, patient, 'status1');
+    let answer = 503;
+    const failing: typeof phone.network.transport = async (request) => (request.method === 'POST' ? { status: answer, data: { message: 'Busy' } } : phone.network.transport(request));
+    await addAppointment(phone.db, visit(patient, 'Keep me'));
+    expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
+    answer = 429;
+    expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
+    const [entry] = await phone.db.outbox.toArray();
+    expect(entry).toMatchObject({ status: 'pending', serverFailures: 2 });
+    for (let attempt = 3; attempt < MAX_SERVER_FAILURES; attempt++) await push(phone.db, failing, { force: true });
+    const last = await push(phone.db, failing, { force: true });
+    expect(last.rejected[0]?.message).toBe('The server could not save this change after 8 tries: Busy');
+    expect(await phone.db.appointments.count()).toBe(0);
+    phone.close();
+  });
+
+  it('merges against the version the person edited, even when a pull moved the server copy before sending', async () => {
+    const phone = await makeDevice(server, patient, 'base1');
+    const laptop = await makeDevice(server, patient, 'base1-laptop');
+    const id = await addAppointment(phone.db, visit(patient));
+    await phone.sync();
+    await laptop.sync();
+    const now = Date.now();
+    await editAppointment(phone.db, id, { notes: 'older phone note' }, new Date(now - 10_000)); // offline, earlier
+    await editAppointment(laptop.db, id, { notes: 'newer laptop note' }, new Date(now - 1_000));
+    await laptop.sync();
+    await pull(phone.db, phone.network.transport); // the phone hears of the laptop's version first
+    await push(phone.db, phone.network.transport, { force: true });
+    expect((await serverRows(patient))[0]?.data.notes).toBe('newer laptop note');
+    await phone.sync();
+    expect((await phone.db.appointments.get(id))?.notes).toBe('newer laptop note');
     phone.close();
     laptop.close();
   });

@@ -5,7 +5,9 @@ import type { Role } from '../../domain/roles';
 import { UNAUTHORIZED_TOAST } from '../../domain/errors';
 import { signOut } from '../../local/account';
 import { clearSession } from '../../local/session';
-import { startSync } from '../../local/sync-client';
+import { startSync, stopSync } from '../../local/sync-client';
+import { closeUserDb } from '../../local/db';
+import { STORAGE_KEYS } from '../../domain/storage-keys';
 import { Sidebar } from './sidebar';
 import { Header } from './header';
 import { SyncStatus } from './sync-status';
@@ -16,6 +18,18 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const [collapsed, setCollapsed] = useState(false);
   const navigate = useNavigate();
   useFailedChangeToasts();
+  useEffect(() => {
+    // Signed out in another tab: this one closes the replica (being deleted) and follows to /login.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === STORAGE_KEYS.token && event.newValue === null) {
+        stopSync();
+        closeUserDb();
+        void navigate({ to: '/login', replace: true });
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [navigate]);
   useEffect(
     () =>
       startSync(userId, {

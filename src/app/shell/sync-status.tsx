@@ -23,7 +23,7 @@ function useSyncFacts() {
       db.outbox.where('status').equals('failed').toArray(),
       db.syncState.get(LAST_SYNC_KEY),
     ]);
-    return { waiting, failed, lastSyncAt: last?.value ?? null };
+    return { waiting, failed, lastSyncAt: typeof last?.value === 'number' ? last.value : null };
   }, []);
 }
 

@@ -88,17 +88,19 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id, patient_id, base_version: _base, changed_at, caregiver_id, ...fields } = request.body;
-      const patientId = await patientForCall(app.db, request.auth, patient_id, PERMISSIONS.add);
-      await checkAttachment(app.db, request.auth, fields.attachment_key);
+      const { id, patient_id, base_version: _base, changed_at, caregiver_id: _claimed, ...fields } = request.body;
+      // Checks run inside the idempotent work: a retry of a create that already succeeded gets the stored
+      // answer even if, meanwhile, the caller lost the permission it had then.
       return sendIdempotent(request, reply, async (tx) => {
+        const patientId = await patientForCall(tx, request.auth, patient_id, PERMISSIONS.add);
+        await checkAttachment(tx, request.auth, fields.attachment_key);
         if (await findRecord(tx, RESOURCE, id)) throw new HttpError(409, MESSAGES.exists);
         const row = await createRecord(tx, {
           resource: RESOURCE,
           id,
           patientId,
           createdBy: request.auth.userId,
-          fields: { ...fields, caregiver_id: caregiver_id ?? request.auth.caregiverId ?? null },
+          fields: { ...fields, caregiver_id: request.auth.caregiverId }, // who booked it, from the token, not the body
           changedAt: changed_at,
         });
         return { statusCode: 201, body: { success: true, data: asAppointment(row), merged: false } };
@@ -119,8 +121,8 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { base_version, changed_at, ...patch } = request.body;
-      await checkAttachment(app.db, request.auth, patch.attachment_key);
       return sendIdempotent(request, reply, async (tx) => {
+        await checkAttachment(tx, request.auth, patch.attachment_key);
         const current = await appointmentFor(tx, request.auth, request.params.id, PERMISSIONS.edit, true);
         const { row, merged } = await updateRecord(tx, current, {
           patch,

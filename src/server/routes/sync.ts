@@ -18,7 +18,7 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await readScopeOf(app.db, request.auth);
-      return pullChanges(app.db, scope, request.query.cursor, request.query.limit);
+      return pullChanges(app.db, scope, request.query);
     },
   );
 };

@@ -33,7 +33,7 @@ export async function runIdempotent(
         .select()
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, key)));
-      if (!stored) throw new HttpError(409, 'This request is already being processed. Try again.');
+      if (!stored) throw new HttpError(503, 'This request is already being processed. Try again in a moment.');
       if (stored.fingerprint !== request.fingerprint) {
         throw new HttpError(409, 'This Idempotency-Key was already used for a different request.');
       }

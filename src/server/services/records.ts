@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, gt, inArray, isNotNull, lt, max, or, sql, asc, type SQL } from 'drizzle-orm';
 import type { SyncedResource, Change, PullResponse } from '../../domain/sync';
 import { SYNCED_RESOURCES } from '../../domain/sync';
@@ -125,31 +126,62 @@ export async function deleteRecord(tx: Transaction, current: RecordRow): Promise
 
 const HORIZON_KEY = 'tombstone_horizon';
 
-/** Every change the caller may see after `cursor`, oldest first, a page at a time. */
-export async function pullChanges(db: Database, scope: ReadScope, cursor: number, limit: number): Promise<PullResponse> {
-  const [horizon] = await db.select({ value: syncMeta.value }).from(syncMeta).where(eq(syncMeta.key, HORIZON_KEY));
-  if (cursor > 0 && horizon && cursor < horizon.value) return { changes: [], cursor: 0, more: true, reset: true };
-  const visible: SQL[] = [];
-  for (const resource of SYNCED_RESOURCES) {
-    const patientIds = scope[resource];
-    if (patientIds.length > 0) visible.push(and(eq(records.resource, resource), inArray(records.patientId, patientIds)) as SQL);
-  }
-  if (visible.length === 0) return { changes: [], cursor, more: false, reset: false };
-  const rows = await db
-    .select()
-    .from(records)
-    .where(and(gt(records.version, cursor), or(...visible)))
-    .orderBy(asc(records.version))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const changes: Change[] = page.map((row) => ({
-    resource: row.resource as SyncedResource,
-    id: row.id,
-    version: row.version,
-    deleted: row.deletedAt !== null,
-    data: row.deletedAt ? null : toWire(row),
-  }));
-  return { changes, cursor: page.at(-1)?.version ?? cursor, more: rows.length > limit, reset: false };
+/** A short fingerprint of what the caller may see; it changes when a caregiver gains or loses access. */
+export function scopeFingerprint(scope: ReadScope): string {
+  const canonical = SYNCED_RESOURCES.map((resource) => `${resource}:${[...scope[resource]].sort().join(',')}`).join(';');
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Every change the caller may see after `cursor`, oldest first, a page at a time, read in one snapshot.
+ * On the last page the cursor moves to the newest version of anyone's (and at least to the tombstone
+ * horizon): a quiet caller's cursor must not fall behind the horizon, or it would reset on every pull.
+ */
+export async function pullChanges(
+  db: Database,
+  scope: ReadScope,
+  request: { cursor: number; limit: number; scope?: string | undefined },
+): Promise<PullResponse> {
+  const { cursor, limit } = request;
+  const fingerprint = scopeFingerprint(scope);
+  return db.transaction(
+    async (tx) => {
+      const [horizonRow] = await tx.select({ value: syncMeta.value }).from(syncMeta).where(eq(syncMeta.key, HORIZON_KEY));
+      const horizon = horizonRow?.value ?? 0;
+      const scopeChanged = request.scope !== undefined && request.scope !== fingerprint;
+      if (cursor > 0 && (cursor < horizon || scopeChanged)) return { changes: [], cursor: 0, more: true, reset: true, scope: fingerprint };
+      const visible: SQL[] = [];
+      for (const resource of SYNCED_RESOURCES) {
+        const patientIds = scope[resource];
+        if (patientIds.length > 0) visible.push(and(eq(records.resource, resource), inArray(records.patientId, patientIds)) as SQL);
+      }
+      const rows =
+        visible.length === 0
+          ? []
+          : await tx
+              .select()
+              .from(records)
+              .where(and(gt(records.version, cursor), or(...visible)))
+              .orderBy(asc(records.version))
+              .limit(limit + 1);
+      const page = rows.slice(0, limit);
+      const more = rows.length > limit;
+      const changes: Change[] = page.map((row) => ({
+        resource: row.resource as SyncedResource,
+        id: row.id,
+        version: row.version,
+        deleted: row.deletedAt !== null,
+        data: row.deletedAt ? null : toWire(row),
+      }));
+      let next = page.at(-1)?.version ?? cursor;
+      if (!more) {
+        const [newest] = await tx.select({ version: max(records.version) }).from(records);
+        next = Math.max(next, newest?.version ?? 0, horizon);
+      }
+      return { changes, cursor: next, more, reset: false, scope: fingerprint };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /** Removes tombstones older than `before`; a cursor older than the newest purged version must reset. */
