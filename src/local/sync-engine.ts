@@ -36,6 +36,7 @@ export async function syncOnce(db: KincareDb, transport: Transport, options: { l
     const second = await push(db, transport, { force: false });
     const outcome: PushOutcome = {
       sent: first.sent + second.sent,
+      merged: first.merged + second.merged,
       rejected: [...first.rejected, ...second.rejected],
       stoppedBy: second.stoppedBy,
     };

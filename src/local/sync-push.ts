@@ -10,7 +10,13 @@ import { TransportError, type Transport, type TransportResponse } from './sync-t
 // - any other 4xx (400, 403, 404, 409: the server cannot take or merge it): the change is rolled back on
 //   this device, kept as failed with the server's message, and the person is told.
 
-export type PushOutcome = { sent: number; rejected: { entry: OutboxEntry; message: string }[]; stoppedBy: 'done' | 'retry-later' | 'signed-out' };
+export type PushOutcome = {
+  sent: number;
+  /** How many sent changes the server merged with edits made elsewhere meanwhile. */
+  merged: number;
+  rejected: { entry: OutboxEntry; message: string }[];
+  stoppedBy: 'done' | 'retry-later' | 'signed-out';
+};
 
 const MAX_BACKOFF_MS = 5 * 60 * 1000;
 export const MAX_SERVER_FAILURES = 8;
@@ -29,7 +35,7 @@ async function nextPending(db: KincareDb): Promise<OutboxEntry | undefined> {
 
 export async function push(db: KincareDb, transport: Transport, options: { force?: boolean; now?: () => number } = {}): Promise<PushOutcome> {
   const now = options.now ?? Date.now;
-  const outcome: PushOutcome = { sent: 0, rejected: [], stoppedBy: 'done' };
+  const outcome: PushOutcome = { sent: 0, merged: 0, rejected: [], stoppedBy: 'done' };
   for (;;) {
     const entry = await nextPending(db);
     if (!entry || entry.seq === undefined) return outcome;
@@ -52,6 +58,7 @@ export async function push(db: KincareDb, transport: Transport, options: { force
     if (verdict === 'accepted') {
       await acknowledge(db, entry, response.data);
       outcome.sent++;
+      if ((response.data as { merged?: unknown } | null)?.merged === true) outcome.merged++;
     } else if (verdict === 'signed-out') {
       return { ...outcome, stoppedBy: 'signed-out' };
     } else if (verdict === 'retry' && (entry.serverFailures ?? 0) + 1 < MAX_SERVER_FAILURES) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
 import { UPLOAD_MESSAGES } from '../../src/domain/uploads';
 import { uploads } from '../../src/server/db/schema';
+import { removeOrphanAttachments } from '../../src/server/services/orphan-files';
 import { multipartForm, resetDatabase, startTestApp, TINY_PNG, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
@@ -115,5 +116,27 @@ describe('GET /api/upload-image/preview_image', () => {
       payload: { id: randomUUID(), patient_id: patient.patientId, appointment_title: 'Sneaky', appointment_date: '2027-01-01T10:00:00Z', attachment_key: key },
     });
     expect([response.statusCode, response.json().message]).toEqual([400, APPOINTMENT_MESSAGES.attachmentUnknown]);
+  });
+});
+
+describe('housekeeping of attachments', () => {
+  it('removes appointment files no live record refers to, and keeps the referenced ones', async () => {
+    const kept = (await upload(patient, 'appointment', TINY_PNG)).json().files[0].key as string;
+    const orphan = (await upload(patient, 'appointment', TINY_PNG)).json().files[0].key as string;
+    const deletedWith = (await upload(patient, 'appointment', TINY_PNG)).json().files[0].key as string;
+    const book = async (key: string) => {
+      const id = randomUUID();
+      await as(ctx, patient, { method: 'POST', url: '/api/appointments', payload: { id, patient_id: patient.patientId, appointment_title: 'Visit', appointment_date: '2027-01-01T10:00:00Z', attachment_key: key } });
+      return id;
+    };
+    await book(kept);
+    const doomed = await book(deletedWith);
+    await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${doomed}` });
+    expect(await removeOrphanAttachments(ctx.database.db, ctx.app.storage, new Date(Date.now() - 60_000))).toBe(0); // too new to touch
+    expect(await removeOrphanAttachments(ctx.database.db, ctx.app.storage, new Date(Date.now() + 60_000))).toBe(2);
+    expect(await ctx.app.storage.read(kept)).not.toBeNull();
+    expect(await ctx.app.storage.read(orphan)).toBeNull();
+    expect(await ctx.app.storage.read(deletedWith)).toBeNull();
+    expect((await ctx.database.db.select().from(uploads)).map((row) => row.key)).toEqual([kept]);
   });
 });

@@ -82,7 +82,7 @@ describe('sync engine against the real server', () => {
     phone.network.online = true;
     await pull(phone.db, phone.network.transport); // pull only: the phone's edit is still queued
     expect(await phone.db.appointments.get(id)).toMatchObject({ appointment_title: 'Phone title', location: 'Laptop room' });
-    await phone.sync();
+    expect((await phone.sync()).push.merged).toBe(1); // the server says it merged the phone's edit
     await laptop.sync();
     const expected = { appointment_title: 'Phone title', location: 'Laptop room' };
     expect((await serverRows(patient))[0]?.data).toMatchObject(expected);

@@ -34,6 +34,9 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
     () =>
       startSync(userId, {
         onResult: (result) => {
+          if (result.push.merged > 0) {
+            toast('Your changes were combined with changes made on another device.', { id: 'merged', duration: 4000 });
+          }
           if (result.problem === 'signed-out') {
             // The queue stays on this device and goes out after the next sign-in.
             clearSession();
