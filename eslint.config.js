@@ -11,7 +11,7 @@ const restrict = (patterns, paths = []) => ['error', { patterns, paths }];
 const onlyIn = (names, where) => names.map((name) => ({ name, message: `Only ${where} may import ${name}.` }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'src/app/route-tree.gen.ts', 'test-results/**', 'playwright-report/**', 'tests/e2e/.tmp/**'] },
+  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'src/app/routeTree.gen.ts', 'test-results/**', 'playwright-report/**', 'tests/e2e/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,7 +12,7 @@ export default defineConfig({
     tanstackRouter({
       target: 'react',
       routesDirectory: 'src/app/routes',
-      generatedRouteTree: 'src/app/route-tree.gen.ts',
+      generatedRouteTree: 'src/app/routeTree.gen.ts',
       autoCodeSplitting: true,
     }),
     react(),

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import toast from 'react-hot-toast';
-import { routeTree } from './route-tree.gen';
+import { routeTree } from './routeTree.gen';
 import { LoadingScreen } from './ui/page';
 import { setHttpEvents } from '../local/http';
 import { clearSession } from '../local/session';
