@@ -6,7 +6,14 @@ export default {
   theme: {
     extend: {
       colors: {
-        brand: { 50: '#f0fdfa', 100: '#ccfbf1', 600: '#0d9488', 700: '#0f766e', 800: '#115e59', 900: '#134e4a' },
+        brand: {
+          50: '#f0fdfa',
+          100: '#ccfbf1',
+          600: '#0d9488',
+          700: '#0f766e',
+          800: '#115e59',
+          900: '#134e4a',
+        },
       },
       transitionDuration: { sidebar: '300ms' },
       width: { sidebar: '250px', 'sidebar-collapsed': '80px' },

@@ -26,7 +26,8 @@ export default defineConfig({
       manifest: {
         name: 'Kincare',
         short_name: 'Kincare',
-        description: 'Your health records, medicines and appointments, for you and the people who care for you.',
+        description:
+          'Your health records, medicines and appointments, for you and the people who care for you.',
         start_url: '/',
         scope: '/',
         display: 'standalone',

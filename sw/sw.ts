@@ -31,10 +31,15 @@ async function syncFromWorker(): Promise<void> {
   const db = new KincareDb(`${DB_PREFIX}${session.userId}`);
   try {
     await db.open();
-    const transport = createTransport({ baseURL: '/api', adapter: 'fetch', getToken: async () => (await readSessionCopy())?.token ?? null });
+    const transport = createTransport({
+      baseURL: '/api',
+      adapter: 'fetch',
+      getToken: async () => (await readSessionCopy())?.token ?? null,
+    });
     const result = await syncOnce(db, transport, { lockName: syncLockName(session.userId), force: true });
     // Failing the event makes the browser fire `sync` again later, with its own backoff.
-    if (!result.ok && result.problem !== 'signed-out') throw new Error(`sync incomplete: ${result.problem ?? 'unknown'}`);
+    if (!result.ok && result.problem !== 'signed-out')
+      throw new Error(`sync incomplete: ${result.problem ?? 'unknown'}`);
   } finally {
     db.close();
   }

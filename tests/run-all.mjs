@@ -43,16 +43,31 @@ function printTotals() {
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 }
 
-const vitestJson = (name) => ['--reporter=default', '--reporter=json', `--outputFile.json=${join(resultsDir, name)}`];
+const vitestJson = (name) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(resultsDir, name)}`,
+];
 
 run('Type check', 'npm', ['run', '--silent', 'typecheck']);
 run('Lint', 'npm', ['run', '--silent', 'lint']);
-run('Unit, server and sync tests (PGlite)', 'npx', ['vitest', 'run', ...vitestJson('vitest.json')], {}, () => countVitest(join(resultsDir, 'vitest.json')));
+run('Unit, server and sync tests (PGlite)', 'npx', ['vitest', 'run', ...vitestJson('vitest.json')], {}, () =>
+  countVitest(join(resultsDir, 'vitest.json')),
+);
 if (process.env.DATABASE_URL) {
   run(
     'Server and sync tests (Postgres)',
     'npx',
-    ['vitest', 'run', '--project', 'server', '--project', 'sync', '--no-file-parallelism', ...vitestJson('vitest-pg.json')],
+    [
+      'vitest',
+      'run',
+      '--project',
+      'server',
+      '--project',
+      'sync',
+      '--no-file-parallelism',
+      ...vitestJson('vitest-pg.json'),
+    ],
     { TEST_DATABASE: 'postgres' },
     () => countVitest(join(resultsDir, 'vitest-pg.json')),
   );
@@ -62,7 +77,11 @@ if (process.env.DATABASE_URL) {
 run('Chromium', 'node', ['tests/e2e/ensure-chromium.mjs']);
 run('Build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 const e2eDir = mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
-run('Browser tests (Chromium)', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'], { E2E_DATA_DIR: e2eDir }, () =>
-  countPlaywright(join(e2eDir, 'e2e-results.json')),
+run(
+  'Browser tests (Chromium)',
+  'npx',
+  ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts'],
+  { E2E_DATA_DIR: e2eDir },
+  () => countPlaywright(join(e2eDir, 'e2e-results.json')),
 );
 printTotals();

@@ -10,7 +10,12 @@ import { resumeSession } from '../local/account';
 import { UNAUTHORIZED_TOAST } from '../domain/errors';
 import './styles.css';
 
-const router = createRouter({ routeTree, defaultPendingComponent: LoadingScreen, defaultPreload: 'intent', scrollRestoration: true });
+const router = createRouter({
+  routeTree,
+  defaultPendingComponent: LoadingScreen,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

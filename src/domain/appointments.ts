@@ -92,8 +92,15 @@ export const appointmentListQuerySchema = z.object({
 
 export const appointmentIdParamsSchema = z.object({ id: uuid(APPOINTMENT_MESSAGES.idInvalid) });
 
-export const appointmentResponseSchema = z.object({ success: z.literal(true), data: appointmentSchema, merged: z.boolean() });
-export const appointmentListResponseSchema = z.object({ success: z.literal(true), data: z.array(appointmentSchema) });
+export const appointmentResponseSchema = z.object({
+  success: z.literal(true),
+  data: appointmentSchema,
+  merged: z.boolean(),
+});
+export const appointmentListResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(appointmentSchema),
+});
 export const deleteResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

@@ -86,17 +86,25 @@ export const messageResponseSchema = z.object({ success: z.boolean(), message: z
 export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 export const verifyEmailBodySchema = z.object({
-  token: z.string({ error: AUTH_MESSAGES.verifyLinkInvalid }).regex(/^[A-Za-z0-9_-]{20,128}$/, AUTH_MESSAGES.verifyLinkInvalid),
+  token: z
+    .string({ error: AUTH_MESSAGES.verifyLinkInvalid })
+    .regex(/^[A-Za-z0-9_-]{20,128}$/, AUTH_MESSAGES.verifyLinkInvalid),
 });
 
 export const forgotPasswordBodySchema = z.object({ email });
-export const otpSchema = z.string({ error: AUTH_MESSAGES.otpInvalid }).trim().regex(/^\d{6}$/, AUTH_MESSAGES.otpInvalid);
+export const otpSchema = z
+  .string({ error: AUTH_MESSAGES.otpInvalid })
+  .trim()
+  .regex(/^\d{6}$/, AUTH_MESSAGES.otpInvalid);
 export const verifyOtpBodySchema = z.object({ email, otp: otpSchema });
 export const resetPasswordBodySchema = z.object({ email, newPassword: passwordSchema });
 
 export const changePasswordBodySchema = z
   .object({
-    old_password: z.string({ error: PASSWORD_MESSAGES.required }).min(1, PASSWORD_MESSAGES.required).max(1024),
+    old_password: z
+      .string({ error: PASSWORD_MESSAGES.required })
+      .min(1, PASSWORD_MESSAGES.required)
+      .max(1024),
     new_password: passwordSchema,
     confirm_password: z.string({ error: PASSWORD_MESSAGES.required }).min(1, PASSWORD_MESSAGES.required),
   })
@@ -134,7 +142,10 @@ export const updateProfileFieldsSchema = z.object({
     .string()
     .trim()
     .refine((value) => value === '' || isIsoDate(value), AUTH_MESSAGES.birthDateInvalid)
-    .refine((value) => value === '' || value <= new Date().toISOString().slice(0, 10), AUTH_MESSAGES.birthDateFuture)
+    .refine(
+      (value) => value === '' || value <= new Date().toISOString().slice(0, 10),
+      AUTH_MESSAGES.birthDateFuture,
+    )
     .optional(),
   gender: optionOrEmpty(GENDERS, AUTH_MESSAGES.genderInvalid),
   race: optionOrEmpty(RACES, AUTH_MESSAGES.raceInvalid),
@@ -201,10 +212,25 @@ export const userResponseSchema = z.object({ success: z.literal(true), data: pub
 export const userIdParamsSchema = z.object({ id: z.uuid({ error: 'The user id is not valid.' }) });
 
 export const addressBodySchema = z.object({
-  address: z.string({ error: AUTH_MESSAGES.addressRequired }).trim().min(1, AUTH_MESSAGES.addressRequired).max(200, AUTH_MESSAGES.addressFieldTooLong),
-  city: z.string({ error: AUTH_MESSAGES.cityRequired }).trim().min(1, AUTH_MESSAGES.cityRequired).max(100, AUTH_MESSAGES.addressFieldTooLong),
-  state: z.string({ error: AUTH_MESSAGES.stateRequired }).trim().min(1, AUTH_MESSAGES.stateRequired).max(50, AUTH_MESSAGES.addressFieldTooLong),
-  zip_code: z.string({ error: AUTH_MESSAGES.usZipInvalid }).trim().regex(US_ZIP_PATTERN, AUTH_MESSAGES.usZipInvalid),
+  address: z
+    .string({ error: AUTH_MESSAGES.addressRequired })
+    .trim()
+    .min(1, AUTH_MESSAGES.addressRequired)
+    .max(200, AUTH_MESSAGES.addressFieldTooLong),
+  city: z
+    .string({ error: AUTH_MESSAGES.cityRequired })
+    .trim()
+    .min(1, AUTH_MESSAGES.cityRequired)
+    .max(100, AUTH_MESSAGES.addressFieldTooLong),
+  state: z
+    .string({ error: AUTH_MESSAGES.stateRequired })
+    .trim()
+    .min(1, AUTH_MESSAGES.stateRequired)
+    .max(50, AUTH_MESSAGES.addressFieldTooLong),
+  zip_code: z
+    .string({ error: AUTH_MESSAGES.usZipInvalid })
+    .trim()
+    .regex(US_ZIP_PATTERN, AUTH_MESSAGES.usZipInvalid),
 });
 export type AddressBody = z.input<typeof addressBodySchema>;
 export const validatedAddressResponseSchema = z.object({
@@ -222,7 +248,10 @@ export const validatedAddressResponseSchema = z.object({
 export const BETA_POLICY_EFFECTIVE_DATE = '2025-06-30';
 export const BETA_POLICY_ACKNOWLEDGEMENTS = [
   { key: 'notHipaa', label: 'I understand that Kincare is not HIPAA compliant during the beta.' },
-  { key: 'notForMedicalDecisions', label: 'I understand that Kincare is not for medical decisions and I will ask my doctor about my care.' },
+  {
+    key: 'notForMedicalDecisions',
+    label: 'I understand that Kincare is not for medical decisions and I will ask my doctor about my care.',
+  },
   { key: 'dataMayBeDeleted', label: 'I understand that beta data may be deleted or migrated.' },
   { key: 'agreeToPolicy', label: 'I have read and agree to the Beta User Policy.' },
 ] as const;

@@ -18,7 +18,11 @@ export const UNAUTHORIZED_TOAST = 'Unauthorized ';
 export function messagesFromErrorBody(body: unknown): string[] {
   if (typeof body !== 'object' || body === null) return [DEFAULT_FAILURE_TEXT];
   const record = body as Record<string, unknown>;
-  const list = Array.isArray(record.errors) ? record.errors : Array.isArray(record.message) ? record.message : null;
+  const list = Array.isArray(record.errors)
+    ? record.errors
+    : Array.isArray(record.message)
+      ? record.message
+      : null;
   if (list) {
     const texts = list
       .map((entry: unknown) =>

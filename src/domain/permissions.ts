@@ -6,7 +6,11 @@ export const PERMISSION_CATALOGUE = [
       { value: 'ReadDoctor', label: 'Read Doctor', description: 'View list of associated doctors' },
       { value: 'AddDoctors', label: 'Add Doctors', description: 'Add a doctor to the network' },
       { value: 'DeleteDoctor', label: 'Delete Doctor', description: 'Remove a doctor' },
-      { value: 'ViewDoctorProfile', label: 'View Doctor Profile', description: 'View detailed profile and qualifications' },
+      {
+        value: 'ViewDoctorProfile',
+        label: 'View Doctor Profile',
+        description: 'View detailed profile and qualifications',
+      },
     ],
   },
   {
@@ -28,7 +32,11 @@ export const PERMISSION_CATALOGUE = [
   {
     resource: 'Prescription',
     permissions: [
-      { value: 'ReadPrescription', label: 'Read Prescription', description: 'View prescriptions and the medicine schedule' },
+      {
+        value: 'ReadPrescription',
+        label: 'Read Prescription',
+        description: 'View prescriptions and the medicine schedule',
+      },
       { value: 'AddPrescription', label: 'Add Prescription', description: 'Add a prescription' },
       { value: 'EditPrescription', label: 'Edit Prescription', description: 'Change a prescription' },
       { value: 'DeletePrescription', label: 'Delete Prescription', description: 'Remove a prescription' },
@@ -45,7 +53,9 @@ export const PERMISSION_CATALOGUE = [
   },
   {
     resource: 'Medical History',
-    permissions: [{ value: 'ReadMedicalHistory', label: 'Read Medical History', description: 'View medical history' }],
+    permissions: [
+      { value: 'ReadMedicalHistory', label: 'Read Medical History', description: 'View medical history' },
+    ],
   },
 ] as const;
 

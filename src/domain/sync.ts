@@ -26,7 +26,11 @@ export const editMetaSchema = z.object({
 });
 
 export const pullQuerySchema = z.object({
-  cursor: z.coerce.number({ error: 'cursor must be a number.' }).int().min(0, 'cursor must be 0 or more.').default(0),
+  cursor: z.coerce
+    .number({ error: 'cursor must be a number.' })
+    .int()
+    .min(0, 'cursor must be 0 or more.')
+    .default(0),
   limit: z.coerce
     .number({ error: 'limit must be a number.' })
     .int()

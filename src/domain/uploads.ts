@@ -16,10 +16,22 @@ export const UPLOAD_MESSAGES = {
 } as const;
 
 /** A stored file's key: `<type>/<32 hex>.<ext>` (the server's store checks it strictly too). */
-export const fileKeySchema = z.string().regex(/^(lab|prescription|profile|appointment)\/[0-9a-f]{32}\.(png|jpg|webp|pdf)$/, UPLOAD_MESSAGES.keyInvalid);
+export const fileKeySchema = z
+  .string()
+  .regex(
+    /^(lab|prescription|profile|appointment)\/[0-9a-f]{32}\.(png|jpg|webp|pdf)$/,
+    UPLOAD_MESSAGES.keyInvalid,
+  );
 
-export const uploadQuerySchema = z.object({ type: z.enum(UPLOAD_TYPES, { error: UPLOAD_MESSAGES.typeInvalid }) });
-export const uploadResponseSchema = z.object({ files: z.array(z.object({ url: z.string(), key: z.string() })).min(1) });
+export const uploadQuerySchema = z.object({
+  type: z.enum(UPLOAD_TYPES, { error: UPLOAD_MESSAGES.typeInvalid }),
+});
+export const uploadResponseSchema = z.object({
+  files: z.array(z.object({ url: z.string(), key: z.string() })).min(1),
+});
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;
-export const previewQuerySchema = z.object({ key: fileKeySchema, type: z.enum(UPLOAD_TYPES, { error: UPLOAD_MESSAGES.typeInvalid }).optional() });
+export const previewQuerySchema = z.object({
+  key: fileKeySchema,
+  type: z.enum(UPLOAD_TYPES, { error: UPLOAD_MESSAGES.typeInvalid }).optional(),
+});
 export const previewResponseSchema = z.object({ url: z.string() });

@@ -66,13 +66,16 @@ export async function signOut(): Promise<void> {
   else await deleteUserDbs();
   if (typeof caches !== 'undefined') {
     const names = await caches.keys();
-    await Promise.all(names.filter((name) => !name.startsWith('workbox-precache')).map((name) => caches.delete(name)));
+    await Promise.all(
+      names.filter((name) => !name.startsWith('workbox-precache')).map((name) => caches.delete(name)),
+    );
   }
 }
 
 async function requestPersistentStorage(): Promise<void> {
   try {
-    if (navigator.storage?.persist && !(await navigator.storage.persisted())) await navigator.storage.persist();
+    if (navigator.storage?.persist && !(await navigator.storage.persisted()))
+      await navigator.storage.persist();
   } catch {
     // Persistence is a request, not a right: the browser may refuse, and the app works either way.
   }
@@ -123,7 +126,9 @@ export async function updateProfile(fields: UpdateProfileFields, photo: File | n
   return data;
 }
 
-export async function acceptBetaPolicy(acknowledgements: Record<BetaAcknowledgementKey, true>): Promise<Profile> {
+export async function acceptBetaPolicy(
+  acknowledgements: Record<BetaAcknowledgementKey, true>,
+): Promise<Profile> {
   const response = await http.post('/auth/beta-policy', acknowledgements, { quiet: true });
   const { data } = profileResponseSchema.parse(response.data);
   await userDb().profile.put(data);

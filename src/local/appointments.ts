@@ -12,13 +12,27 @@ type LocalFields = Omit<AppointmentFields, 'attachment_key'>;
 
 /** A file the person attached: kept on the device until the server has it. */
 export type Attachment = { blob: Blob; name: string };
-export type NewAppointment = LocalFields & { patient_id: string; caregiver_id: string | null; attachment?: Attachment | null };
+export type NewAppointment = LocalFields & {
+  patient_id: string;
+  caregiver_id: string | null;
+  attachment?: Attachment | null;
+};
 
 function keepAttachment(attachment: Attachment): StoredBlob {
-  return { id: crypto.randomUUID(), blob: attachment.blob, name: attachment.name, type: attachment.blob.type, uploadType: 'appointment' };
+  return {
+    id: crypto.randomUUID(),
+    blob: attachment.blob,
+    name: attachment.name,
+    type: attachment.blob.type,
+    uploadType: 'appointment',
+  };
 }
 
-export async function addAppointment(db: KincareDb, input: NewAppointment, now = new Date()): Promise<string> {
+export async function addAppointment(
+  db: KincareDb,
+  input: NewAppointment,
+  now = new Date(),
+): Promise<string> {
   const { attachment, patient_id, caregiver_id, ...rest } = input;
   const fields = localFieldsSchema.parse(rest);
   const blob = attachment ? keepAttachment(attachment) : null;
@@ -33,7 +47,11 @@ export async function addAppointment(db: KincareDb, input: NewAppointment, now =
     created_at: stamp,
     updated_at: stamp,
   };
-  await enqueue(db, { resource: 'appointments', id, op: 'create', payload, blobs: blob ? [blob] : [] }, now.getTime());
+  await enqueue(
+    db,
+    { resource: 'appointments', id, op: 'create', payload, blobs: blob ? [blob] : [] },
+    now.getTime(),
+  );
   return id;
 }
 
@@ -41,7 +59,13 @@ export async function addAppointment(db: KincareDb, input: NewAppointment, now =
  * Sends only the fields that changed, so edits made elsewhere to other fields survive the merge.
  * `attachment`: undefined keeps the current one, null removes it, a file replaces it.
  */
-export async function editAppointment(db: KincareDb, id: string, changes: Partial<LocalFields>, now = new Date(), attachment?: Attachment | null): Promise<void> {
+export async function editAppointment(
+  db: KincareDb,
+  id: string,
+  changes: Partial<LocalFields>,
+  now = new Date(),
+  attachment?: Attachment | null,
+): Promise<void> {
   const current = await db.appointments.get(id);
   if (!current) throw new Error('This appointment no longer exists.');
   const checked = localFieldsSchema.partial().parse(changes);
@@ -52,7 +76,17 @@ export async function editAppointment(db: KincareDb, id: string, changes: Partia
   const blob = attachment ? keepAttachment(attachment) : null;
   if (attachment !== undefined) patch.attachment_key = blob ? `${BLOB_REFERENCE_PREFIX}${blob.id}` : null;
   if (Object.keys(patch).length === 0) return;
-  await enqueue(db, { resource: 'appointments', id, op: 'update', payload: { ...patch, updated_at: now.toISOString() }, blobs: blob ? [blob] : [] }, now.getTime());
+  await enqueue(
+    db,
+    {
+      resource: 'appointments',
+      id,
+      op: 'update',
+      payload: { ...patch, updated_at: now.toISOString() },
+      blobs: blob ? [blob] : [],
+    },
+    now.getTime(),
+  );
 }
 
 export async function removeAppointment(db: KincareDb, id: string, now = new Date()): Promise<void> {

@@ -54,8 +54,21 @@ export type OutboxEntry = {
   blobIds?: string[];
 };
 
-export type ServerRow = { key: string; resource: SyncedResource; id: string; version: number; data: SyncedRow | null };
-export type StoredBlob = { id: string; blob: Blob; name: string; type: string; uploadType: UploadType; uploadedKey?: string };
+export type ServerRow = {
+  key: string;
+  resource: SyncedResource;
+  id: string;
+  version: number;
+  data: SyncedRow | null;
+};
+export type StoredBlob = {
+  id: string;
+  blob: Blob;
+  name: string;
+  type: string;
+  uploadType: UploadType;
+  uploadedKey?: string;
+};
 export type SyncStateEntry = { key: string; value: number | string };
 
 export class KincareDb extends Dexie {
@@ -124,7 +137,9 @@ export function closeUserDb(): void {
 export async function deleteOtherUsersDbs(userId: string): Promise<void> {
   const keep = new Set([`${DB_PREFIX}${userId}`, `${DB_PREFIX}session`]);
   const names = await Dexie.getDatabaseNames().catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.startsWith(DB_PREFIX) && !keep.has(name)).map((name) => Dexie.delete(name)));
+  await Promise.all(
+    names.filter((name) => name.startsWith(DB_PREFIX) && !keep.has(name)).map((name) => Dexie.delete(name)),
+  );
 }
 
 /** Deletes this user's replica and the session copy (logout), and any replica left from an earlier crash. */

@@ -6,7 +6,8 @@ import { readSession } from './session';
 // frozen into a request), and the error rules of SPEC section 8 live here, in one place: the app
 // registers what to do (toast, navigate) through setHttpEvents.
 
-export const OFFLINE_MESSAGE = 'You are offline. This needs a connection; please try again when you are back online.';
+export const OFFLINE_MESSAGE =
+  'You are offline. This needs a connection; please try again when you are back online.';
 
 type HttpEvents = {
   /** A signed-in call got 401: the session is over. */

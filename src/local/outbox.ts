@@ -17,7 +17,13 @@ export function onOutboxChange(listener: () => void): () => void {
 
 export const shadowKey = (resource: SyncedResource, id: string) => `${resource}:${id}`;
 
-export type QueuedChange = { resource: SyncedResource; id: string; op: OutboxOp; payload?: Record<string, unknown>; blobs?: StoredBlob[] };
+export type QueuedChange = {
+  resource: SyncedResource;
+  id: string;
+  op: OutboxOp;
+  payload?: Record<string, unknown>;
+  blobs?: StoredBlob[];
+};
 
 export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.now()): Promise<void> {
   const view = db.viewOf(change.resource);
@@ -29,7 +35,13 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
     let shadow = await db.serverRows.get(key);
     if (!shadow) {
       // Nothing was pending for this record, so the view row IS the server's copy: keep it as the base.
-      shadow = { key, resource: change.resource, id: change.id, version: current?.version ?? 0, data: current ?? null };
+      shadow = {
+        key,
+        resource: change.resource,
+        id: change.id,
+        version: current?.version ?? 0,
+        data: current ?? null,
+      };
       await db.serverRows.put(shadow);
     }
     const titleField = RESOURCE_TITLE_FIELD[change.resource];
@@ -59,11 +71,16 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
 
 export function applyEntry(row: SyncedRow | null, entry: OutboxEntry): SyncedRow | null {
   if (entry.op === 'delete') return null;
-  if (entry.op === 'create') return { ...entry.payload, id: entry.entityId, version: row?.version ?? 0 } as SyncedRow;
+  if (entry.op === 'create')
+    return { ...entry.payload, id: entry.entityId, version: row?.version ?? 0 } as SyncedRow;
   return row ? { ...row, ...entry.payload } : null;
 }
 
-export async function pendingEntriesOf(db: KincareDb, resource: SyncedResource, id: string): Promise<OutboxEntry[]> {
+export async function pendingEntriesOf(
+  db: KincareDb,
+  resource: SyncedResource,
+  id: string,
+): Promise<OutboxEntry[]> {
   return db.outbox.where('[resource+entityId]').equals([resource, id]).sortBy('seq');
 }
 
@@ -85,11 +102,17 @@ export async function recompute(db: KincareDb, resource: SyncedResource, id: str
 }
 
 /** Records what the server now holds for a record, then rebases any queued edits on it. */
-export async function applyServerState(db: KincareDb, resource: SyncedResource, id: string, state: { version: number; data: SyncedRow | null }): Promise<void> {
+export async function applyServerState(
+  db: KincareDb,
+  resource: SyncedResource,
+  id: string,
+  state: { version: number; data: SyncedRow | null },
+): Promise<void> {
   const key = shadowKey(resource, id);
   const shadow = await db.serverRows.get(key);
   if (shadow) {
-    if (state.version >= shadow.version) await db.serverRows.put({ ...shadow, version: state.version, data: state.data } satisfies ServerRow);
+    if (state.version >= shadow.version)
+      await db.serverRows.put({ ...shadow, version: state.version, data: state.data } satisfies ServerRow);
   } else {
     await db.serverRows.put({ key, resource, id, version: state.version, data: state.data });
   }

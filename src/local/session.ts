@@ -30,7 +30,12 @@ export function replaceToken(token: string): void {
 
 /** Clears what SPEC section 4 says logout and a 401 clear: token, role, selected patient, check-in flag. */
 export function clearSession(): void {
-  for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.role, STORAGE_KEYS.selectedPatientId, STORAGE_KEYS.healthCheckinDone]) {
+  for (const key of [
+    STORAGE_KEYS.token,
+    STORAGE_KEYS.role,
+    STORAGE_KEYS.selectedPatientId,
+    STORAGE_KEYS.healthCheckinDone,
+  ]) {
     localStorage.removeItem(key);
   }
   notify();
@@ -52,7 +57,8 @@ export function userIdFromToken(token: string): string | null {
   try {
     const json = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
     const payload: unknown = JSON.parse(json);
-    const sub = typeof payload === 'object' && payload !== null ? (payload as { sub?: unknown }).sub : undefined;
+    const sub =
+      typeof payload === 'object' && payload !== null ? (payload as { sub?: unknown }).sub : undefined;
     return typeof sub === 'string' ? sub : null;
   } catch {
     return null;

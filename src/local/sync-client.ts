@@ -106,7 +106,8 @@ async function registerPeriodicSync(): Promise<void> {
     const registration = await serviceWorkerRegistration();
     if (!registration?.periodicSync) return;
     const status = await navigator.permissions.query({ name: 'periodic-background-sync' as PermissionName });
-    if (status.state === 'granted') await registration.periodicSync.register(PERIODIC_SYNC_TAG, { minInterval: 12 * 60 * 60 * 1000 });
+    if (status.state === 'granted')
+      await registration.periodicSync.register(PERIODIC_SYNC_TAG, { minInterval: 12 * 60 * 60 * 1000 });
   } catch {
     // Not installed, or not offered by this browser: the page syncs whenever it is open.
   }

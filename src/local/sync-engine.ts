@@ -21,7 +21,11 @@ export function syncLockName(userId: string): string {
   return `kincare-sync:${userId}`;
 }
 
-export async function syncOnce(db: KincareDb, transport: Transport, options: { lockName: string; force?: boolean; pullPage?: number }): Promise<SyncResult> {
+export async function syncOnce(
+  db: KincareDb,
+  transport: Transport,
+  options: { lockName: string; force?: boolean; pullPage?: number },
+): Promise<SyncResult> {
   return withSyncLock(options.lockName, async () => {
     const first = await push(db, transport, { force: options.force ?? false });
     if (first.stoppedBy === 'signed-out') return { ok: false, push: first, pulled: 0, problem: 'signed-out' };
@@ -30,7 +34,8 @@ export async function syncOnce(db: KincareDb, transport: Transport, options: { l
       pulled = (await pull(db, transport, options.pullPage)).applied;
     } catch (error) {
       if (error instanceof TransportError) return { ok: false, push: first, pulled, problem: 'offline' };
-      if (error instanceof PullError) return { ok: false, push: first, pulled, problem: error.status === 401 ? 'signed-out' : 'server' };
+      if (error instanceof PullError)
+        return { ok: false, push: first, pulled, problem: error.status === 401 ? 'signed-out' : 'server' };
       throw error;
     }
     const second = await push(db, transport, { force: false });
@@ -40,7 +45,12 @@ export async function syncOnce(db: KincareDb, transport: Transport, options: { l
       rejected: [...first.rejected, ...second.rejected],
       stoppedBy: second.stoppedBy,
     };
-    const problem = outcome.stoppedBy === 'signed-out' ? 'signed-out' : outcome.stoppedBy === 'retry-later' || first.stoppedBy === 'retry-later' ? 'retrying' : undefined;
+    const problem =
+      outcome.stoppedBy === 'signed-out'
+        ? 'signed-out'
+        : outcome.stoppedBy === 'retry-later' || first.stoppedBy === 'retry-later'
+          ? 'retrying'
+          : undefined;
     if (!problem) await db.syncState.put({ key: LAST_SYNC_KEY, value: Date.now() });
     return { ok: !problem, push: outcome, pulled, ...(problem ? { problem } : {}) };
   });

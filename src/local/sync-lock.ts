@@ -9,6 +9,9 @@ export async function withSyncLock<T>(name: string, work: () => Promise<T>): Pro
   if (locks?.request) return locks.request(name, () => work()) as Promise<T>;
   const previous = chains.get(name) ?? Promise.resolve();
   const run = previous.then(work, work);
-  chains.set(name, run.catch(() => undefined));
+  chains.set(
+    name,
+    run.catch(() => undefined),
+  );
   return run;
 }

@@ -22,8 +22,17 @@ export class PullError extends Error {
 
 type Seen = Map<SyncedResource, Set<string>>;
 
-export async function pull(db: KincareDb, transport: Transport, pageSize = PULL_PAGE): Promise<{ applied: number }> {
-  const stored = new Map((await db.syncState.bulkGet([CURSOR_KEY, SCOPE_KEY, RESETTING_KEY])).map((entry, index) => [index, entry?.value]));
+export async function pull(
+  db: KincareDb,
+  transport: Transport,
+  pageSize = PULL_PAGE,
+): Promise<{ applied: number }> {
+  const stored = new Map(
+    (await db.syncState.bulkGet([CURSOR_KEY, SCOPE_KEY, RESETTING_KEY])).map((entry, index) => [
+      index,
+      entry?.value,
+    ]),
+  );
   const scope = typeof stored.get(1) === 'string' ? (stored.get(1) as string) : undefined;
   let seen: Seen | null = stored.get(2) === undefined ? null : new Map();
   const fetchPage = (cursor: number): Promise<PullResponse> => {
@@ -62,7 +71,9 @@ async function applyPage(db: KincareDb, page: PullResponse, seen: Seen | null): 
   await db.transaction('rw', [...views, db.serverRows, db.outbox, db.syncState], async () => {
     // Usually nothing is queued (always on a first sync): then no record needs rebasing.
     const anyQueued = (await db.serverRows.count()) > 0;
-    const shadows = anyQueued ? await db.serverRows.bulkGet(changes.map((change) => shadowKey(change.resource, change.id))) : [];
+    const shadows = anyQueued
+      ? await db.serverRows.bulkGet(changes.map((change) => shadowKey(change.resource, change.id)))
+      : [];
     const direct = new Map<SyncedResource, { put: SyncedRow[]; remove: string[] }>();
     for (const [index, change] of changes.entries()) {
       if (seen && !change.deleted) {
@@ -71,7 +82,10 @@ async function applyPage(db: KincareDb, page: PullResponse, seen: Seen | null): 
         seen.set(change.resource, ids);
       }
       if (shadows[index]) {
-        await applyServerState(db, change.resource, change.id, { version: change.version, data: change.deleted ? null : (change.data as SyncedRow) });
+        await applyServerState(db, change.resource, change.id, {
+          version: change.version,
+          data: change.deleted ? null : (change.data as SyncedRow),
+        });
         continue;
       }
       const batch = direct.get(change.resource) ?? { put: [], remove: [] };
@@ -84,7 +98,11 @@ async function applyPage(db: KincareDb, page: PullResponse, seen: Seen | null): 
       if (batch.put.length > 0) await db.viewOf(resource).bulkPut(batch.put);
     }
     // During a reset the cursor is kept at 0 until everything has arrived (see finishReset).
-    if (!seen) await db.syncState.bulkPut([{ key: CURSOR_KEY, value: page.cursor }, { key: SCOPE_KEY, value: page.scope }]);
+    if (!seen)
+      await db.syncState.bulkPut([
+        { key: CURSOR_KEY, value: page.cursor },
+        { key: SCOPE_KEY, value: page.scope },
+      ]);
   });
 }
 
@@ -98,7 +116,9 @@ async function finishReset(db: KincareDb, seen: Seen, last: PullResponse): Promi
     for (const resource of SYNCED_RESOURCES) {
       const visible = seen.get(resource) ?? new Set<string>();
       const local = await db.viewOf(resource).toCollection().primaryKeys();
-      const queued = new Set((await db.serverRows.where('key').startsWith(`${resource}:`).toArray()).map((shadow) => shadow.id));
+      const queued = new Set(
+        (await db.serverRows.where('key').startsWith(`${resource}:`).toArray()).map((shadow) => shadow.id),
+      );
       await db.viewOf(resource).bulkDelete(local.filter((id) => !visible.has(id) && !queued.has(id)));
       for (const id of queued) {
         if (visible.has(id)) continue;
@@ -107,7 +127,10 @@ async function finishReset(db: KincareDb, seen: Seen, last: PullResponse): Promi
         await recompute(db, resource, id);
       }
     }
-    await db.syncState.bulkPut([{ key: CURSOR_KEY, value: last.cursor }, { key: SCOPE_KEY, value: last.scope }]);
+    await db.syncState.bulkPut([
+      { key: CURSOR_KEY, value: last.cursor },
+      { key: SCOPE_KEY, value: last.scope },
+    ]);
     await db.syncState.delete(RESETTING_KEY);
   });
 }

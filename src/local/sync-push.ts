@@ -30,10 +30,17 @@ const isRetryable = (status: number) => status >= 500 || status === 408 || statu
 
 /** The oldest pending change: changes go out in the order they were made. */
 async function nextPending(db: KincareDb): Promise<OutboxEntry | undefined> {
-  return db.outbox.orderBy('seq').filter((entry) => entry.status === 'pending').first();
+  return db.outbox
+    .orderBy('seq')
+    .filter((entry) => entry.status === 'pending')
+    .first();
 }
 
-export async function push(db: KincareDb, transport: Transport, options: { force?: boolean; now?: () => number } = {}): Promise<PushOutcome> {
+export async function push(
+  db: KincareDb,
+  transport: Transport,
+  options: { force?: boolean; now?: () => number } = {},
+): Promise<PushOutcome> {
   const now = options.now ?? Date.now;
   const outcome: PushOutcome = { sent: 0, merged: 0, rejected: [], stoppedBy: 'done' };
   for (;;) {
@@ -89,11 +96,19 @@ function classify(status: number): Verdict {
  * Uploads the files an entry references that the server does not have yet (idempotently: the key is
  * the blob's own id), and answers their keys; or, when an upload fails, that upload's answer.
  */
-async function uploadBlobs(db: KincareDb, transport: Transport, entry: OutboxEntry): Promise<{ keys: Map<string, string> } | TransportResponse> {
+async function uploadBlobs(
+  db: KincareDb,
+  transport: Transport,
+  entry: OutboxEntry,
+): Promise<{ keys: Map<string, string> } | TransportResponse> {
   const keys = new Map<string, string>();
   for (const blobId of entry.blobIds ?? []) {
     const blob = await db.blobs.get(blobId);
-    if (!blob) return { status: 400, data: { message: 'The attached file is no longer on this device. Attach it again.' } };
+    if (!blob)
+      return {
+        status: 400,
+        data: { message: 'The attached file is no longer on this device. Attach it again.' },
+      };
     if (!blob.uploadedKey) {
       const response = await transport({
         method: 'POST',
@@ -104,7 +119,8 @@ async function uploadBlobs(db: KincareDb, transport: Transport, entry: OutboxEnt
       const key = (response.data as { files?: { key?: unknown }[] } | null)?.files?.[0]?.key;
       if (classify(response.status) !== 'accepted') return response;
       // An answer without a key is the server's fault: try again later, never treat it as sent.
-      if (typeof key !== 'string') return { status: 502, data: { message: 'The server did not say where it stored the file.' } };
+      if (typeof key !== 'string')
+        return { status: 502, data: { message: 'The server did not say where it stored the file.' } };
       blob.uploadedKey = key;
       await db.blobs.update(blob.id, { uploadedKey: key });
     }
@@ -114,10 +130,19 @@ async function uploadBlobs(db: KincareDb, transport: Transport, entry: OutboxEnt
 }
 
 /** Keeps the change queued for another try later; `answered`: the server answered (5xx, 429), not the network. */
-async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number, answered = false): Promise<void> {
+async function scheduleRetry(
+  db: KincareDb,
+  entry: OutboxEntry,
+  now: number,
+  answered = false,
+): Promise<void> {
   const attempts = entry.attempts + 1;
   const serverFailures = (entry.serverFailures ?? 0) + (answered ? 1 : 0);
-  await db.outbox.update(entry.seq as number, { attempts, serverFailures, nextAttemptAt: now + backoffMs(attempts) });
+  await db.outbox.update(entry.seq as number, {
+    attempts,
+    serverFailures,
+    nextAttemptAt: now + backoffMs(attempts),
+  });
 }
 
 /** The server took the change: drop the entry and rebase what is still queued on the server's answer. */
@@ -129,7 +154,10 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {
     await db.outbox.delete(entry.seq as number);
     await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
-    await applyServerState(db, entry.resource, entry.entityId, { version, data: deleted || !data ? null : (data as SyncedRow) });
+    await applyServerState(db, entry.resource, entry.entityId, {
+      version,
+      data: deleted || !data ? null : (data as SyncedRow),
+    });
   });
 }
 

@@ -10,11 +10,16 @@ export const RESOURCE_PATHS: Record<SyncedResource, string> = {
 };
 
 /** The payload with each `blob:<id>` reference replaced by the uploaded file's key. */
-function withFileKeys(payload: Record<string, unknown>, keys: ReadonlyMap<string, string>): Record<string, unknown> {
+function withFileKeys(
+  payload: Record<string, unknown>,
+  keys: ReadonlyMap<string, string>,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(payload).map(([field, value]) => [
       field,
-      typeof value === 'string' && value.startsWith(BLOB_REFERENCE_PREFIX) ? (keys.get(value.slice(BLOB_REFERENCE_PREFIX.length)) ?? value) : value,
+      typeof value === 'string' && value.startsWith(BLOB_REFERENCE_PREFIX)
+        ? (keys.get(value.slice(BLOB_REFERENCE_PREFIX.length)) ?? value)
+        : value,
     ]),
   );
 }
@@ -24,13 +29,28 @@ export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   appointments: 'appointment_title',
 };
 
-export function requestFor(entry: OutboxEntry, baseVersion: number, keys: ReadonlyMap<string, string> = new Map()): TransportRequest {
+export function requestFor(
+  entry: OutboxEntry,
+  baseVersion: number,
+  keys: ReadonlyMap<string, string> = new Map(),
+): TransportRequest {
   const path = RESOURCE_PATHS[entry.resource];
   const key = entry.idempotencyKey;
   const payload = withFileKeys(entry.payload, keys);
-  if (entry.op === 'create') return { method: 'POST', url: path, body: { ...payload, changed_at: entry.changedAt }, idempotencyKey: key };
+  if (entry.op === 'create')
+    return {
+      method: 'POST',
+      url: path,
+      body: { ...payload, changed_at: entry.changedAt },
+      idempotencyKey: key,
+    };
   if (entry.op === 'update') {
-    return { method: 'PUT', url: `${path}/${entry.entityId}`, body: { ...payload, base_version: baseVersion, changed_at: entry.changedAt }, idempotencyKey: key };
+    return {
+      method: 'PUT',
+      url: `${path}/${entry.entityId}`,
+      body: { ...payload, base_version: baseVersion, changed_at: entry.changedAt },
+      idempotencyKey: key,
+    };
   }
   return { method: 'DELETE', url: `${path}/${entry.entityId}`, idempotencyKey: key };
 }

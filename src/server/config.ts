@@ -27,12 +27,21 @@ const envSchema = z.object({
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
   ),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_TTL_HOURS: wholeNumber(1, 24 * 90, 24 * 7),
-  SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Kincare <no-reply@kincare.local>')),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -85,7 +94,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: vars.LOG_LEVEL,
     bodyLimitBytes: vars.BODY_LIMIT_BYTES,
     uploadLimitBytes: vars.UPLOAD_LIMIT_BYTES,
-    rateLimits: { loginPerMinute: vars.RATE_LIMIT_LOGIN_PER_MINUTE, otpPerMinute: vars.RATE_LIMIT_OTP_PER_MINUTE },
+    rateLimits: {
+      loginPerMinute: vars.RATE_LIMIT_LOGIN_PER_MINUTE,
+      otpPerMinute: vars.RATE_LIMIT_OTP_PER_MINUTE,
+    },
   };
 }
 

@@ -16,17 +16,32 @@ const bundle = await build({
   build: {
     write: false,
     minify: true,
-    lib: { entry: fileURLToPath(new URL('./pull-entry.ts', import.meta.url)), formats: ['iife'], name: 'kincareBenchBundle' },
+    lib: {
+      entry: fileURLToPath(new URL('./pull-entry.ts', import.meta.url)),
+      formats: ['iife'],
+      name: 'kincareBenchBundle',
+    },
   },
 });
 const output = Array.isArray(bundle) ? bundle[0] : bundle;
-const code = output && 'output' in output ? output.output.map((chunk) => ('code' in chunk ? chunk.code : '')).join('\n') : '';
+const code =
+  output && 'output' in output
+    ? output.output.map((chunk) => ('code' in chunk ? chunk.code : '')).join('\n')
+    : '';
 if (!code) throw new Error('the benchmark bundle is empty');
 
 const server = await startServer();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const patient = await makeAccount(server, 'Patient');
@@ -45,14 +60,28 @@ try {
   await page.goto(`${server.baseURL}/health`);
   await page.addScriptTag({ content: code });
   const result = await page.evaluate(
-    ([token, pageSize]) => (globalThis as unknown as { kincareBench: { compare: (t: string, p: number) => Promise<{ applied: number; pullMs: number; dexieMs: number; rawMs: number }> } }).kincareBench.compare(token, pageSize),
+    ([token, pageSize]) =>
+      (
+        globalThis as unknown as {
+          kincareBench: {
+            compare: (
+              t: string,
+              p: number,
+            ) => Promise<{ applied: number; pullMs: number; dexieMs: number; rawMs: number }>;
+          };
+        }
+      ).kincareBench.compare(token, pageSize),
     [patient.token, PAGE] as const,
   );
   if (result.applied !== ROWS) throw new Error(`pulled ${result.applied} of ${ROWS}`);
-  console.log(`first pull of ${ROWS} rows into Dexie (HTTP pages of ${PAGE} + parse + bulk transactions): ${result.pullMs.toFixed(0)} ms (${((ROWS / result.pullMs) * 1000).toFixed(0)} rows/s)`);
+  console.log(
+    `first pull of ${ROWS} rows into Dexie (HTTP pages of ${PAGE} + parse + bulk transactions): ${result.pullMs.toFixed(0)} ms (${((ROWS / result.pullMs) * 1000).toFixed(0)} rows/s)`,
+  );
   console.log(`Dexie bulkPut of the same rows: ${result.dexieMs.toFixed(0)} ms`);
   console.log(`raw IndexedDB bulk write of the same rows: ${result.rawMs.toFixed(0)} ms`);
-  console.log(`ratio pull/raw write: ${(result.pullMs / result.rawMs).toFixed(2)}; Dexie bulkPut/raw write: ${(result.dexieMs / result.rawMs).toFixed(2)}`);
+  console.log(
+    `ratio pull/raw write: ${(result.pullMs / result.rawMs).toFixed(2)}; Dexie bulkPut/raw write: ${(result.dexieMs / result.rawMs).toFixed(2)}`,
+  );
 } finally {
   await browser.close();
   await server.close();

@@ -22,15 +22,26 @@ const server = await startServer();
 try {
   const patient = await makeAccount(server, 'Patient');
   const patientId = patient.patientId ?? '';
-  const client = axios.create({ baseURL: server.baseURL, headers: { Authorization: `Bearer ${patient.token}` } });
+  const client = axios.create({
+    baseURL: server.baseURL,
+    headers: { Authorization: `Bearer ${patient.token}` },
+  });
   // Warm up both paths (JIT, connection, first queries).
   for (let index = 0; index < 20; index++) {
-    await client.post('/appointments', { id: crypto.randomUUID(), ...visit(patientId, index) }, { headers: { 'Idempotency-Key': crypto.randomUUID() } });
+    await client.post(
+      '/appointments',
+      { id: crypto.randomUUID(), ...visit(patientId, index) },
+      { headers: { 'Idempotency-Key': crypto.randomUUID() } },
+    );
   }
 
   const plainStart = performance.now();
   for (let index = 0; index < MUTATIONS; index++) {
-    await client.post('/appointments', { id: crypto.randomUUID(), ...visit(patientId, index), changed_at: Date.now() }, { headers: { 'Idempotency-Key': crypto.randomUUID() } });
+    await client.post(
+      '/appointments',
+      { id: crypto.randomUUID(), ...visit(patientId, index), changed_at: Date.now() },
+      { headers: { 'Idempotency-Key': crypto.randomUUID() } },
+    );
   }
   const plainMs = performance.now() - plainStart;
 
@@ -41,12 +52,19 @@ try {
   const engineStart = performance.now();
   const outcome = await push(device.db, device.network.transport, { force: true });
   const engineMs = performance.now() - engineStart;
-  if (outcome.sent !== MUTATIONS || (await device.db.outbox.count()) !== 0) throw new Error(`replay incomplete: ${JSON.stringify(outcome)}`);
+  if (outcome.sent !== MUTATIONS || (await device.db.outbox.count()) !== 0)
+    throw new Error(`replay incomplete: ${JSON.stringify(outcome)}`);
   device.close();
 
-  console.log(`replay of ${MUTATIONS} queued mutations: ${engineMs.toFixed(0)} ms, ${((MUTATIONS / engineMs) * 1000).toFixed(0)} mutations/s`);
-  console.log(`plain loop of the same ${MUTATIONS} calls: ${plainMs.toFixed(0)} ms, ${((MUTATIONS / plainMs) * 1000).toFixed(0)} calls/s`);
-  console.log(`ratio engine/plain: ${(engineMs / plainMs).toFixed(2)} (the engine also writes each answer to the replica in a transaction)`);
+  console.log(
+    `replay of ${MUTATIONS} queued mutations: ${engineMs.toFixed(0)} ms, ${((MUTATIONS / engineMs) * 1000).toFixed(0)} mutations/s`,
+  );
+  console.log(
+    `plain loop of the same ${MUTATIONS} calls: ${plainMs.toFixed(0)} ms, ${((MUTATIONS / plainMs) * 1000).toFixed(0)} calls/s`,
+  );
+  console.log(
+    `ratio engine/plain: ${(engineMs / plainMs).toFixed(2)} (the engine also writes each answer to the replica in a transaction)`,
+  );
 } finally {
   await server.close();
 }

@@ -1,7 +1,18 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, createVerifiedUser, expectNoAxeViolations, indexedDbNames, latestMailTo, signInThroughUi, uniqueEmail, verificationPath } from './support';
+import {
+  PASSWORD,
+  createVerifiedUser,
+  expectNoAxeViolations,
+  indexedDbNames,
+  latestMailTo,
+  signInThroughUi,
+  uniqueEmail,
+  verificationPath,
+} from './support';
 
-test('sign up, verify from the mailbox, sign in to the patient shell, log out leaving nothing behind', async ({ page }) => {
+test('sign up, verify from the mailbox, sign in to the patient shell, log out leaving nothing behind', async ({
+  page,
+}) => {
   const email = uniqueEmail('new-patient');
   await page.goto('/login');
   await expectNoAxeViolations(page);
@@ -33,7 +44,20 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
   await signInThroughUi(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const label of ['Dashboard', 'Doctors', 'Pharmacies', 'Appointments', 'Caregivers', 'Prescriptions', 'Lab Reports', 'Medical History', 'Caregiver Permissions Request', 'Subscription', 'Profile', 'Logout']) {
+  for (const label of [
+    'Dashboard',
+    'Doctors',
+    'Pharmacies',
+    'Appointments',
+    'Caregivers',
+    'Prescriptions',
+    'Lab Reports',
+    'Medical History',
+    'Caregiver Permissions Request',
+    'Subscription',
+    'Profile',
+    'Logout',
+  ]) {
     await expect(nav.getByText(label, { exact: true })).toBeVisible();
   }
   await expect(page.getByTestId('greeting')).toContainText('Rosa Diaz');
@@ -49,7 +73,10 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
   await nav.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect((await indexedDbNames(page)).filter((name) => name.startsWith('kincare-'))).toEqual([]);
-  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('role')])).toEqual([null, null]);
+  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('role')])).toEqual([
+    null,
+    null,
+  ]);
   // Signed out, a private path goes back to /login.
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login$/);
@@ -79,7 +106,10 @@ test('a caregiver account gets the caregiver sidebar and no patient routes', asy
   await expect(page).toHaveURL(/\/caregiver\/profile$/);
 });
 
-test('unknown paths redirect: to /login without a token, home by role with one', async ({ page, request }) => {
+test('unknown paths redirect: to /login without a token, home by role with one', async ({
+  page,
+  request,
+}) => {
   await page.goto('/no/such/page');
   await expect(page).toHaveURL(/\/login$/);
   await page.goto('/');
@@ -97,7 +127,10 @@ test('unknown paths redirect: to /login without a token, home by role with one',
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('an expired session (401) clears the session, goes to the root and says Unauthorized', async ({ page, request }) => {
+test('an expired session (401) clears the session, goes to the root and says Unauthorized', async ({
+  page,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient');
   await signInThroughUi(page, email);
   await page.evaluate(() => {
@@ -117,6 +150,8 @@ test('an expired session (401) clears the session, goes to the root and says Una
   await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   expect(
-    await page.evaluate(() => ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key))),
+    await page.evaluate(() =>
+      ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),
+    ),
   ).toEqual([null, null, null, null]);
 });

@@ -8,7 +8,11 @@ import {
   waitForServiceWorker,
 } from './support';
 
-test('offline: create and edit, reload while offline, reconnect: the server holds exactly one, edited', async ({ page, context, request }) => {
+test('offline: create and edit, reload while offline, reconnect: the server holds exactly one, edited', async ({
+  page,
+  context,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Opal Offline');
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
@@ -46,7 +50,11 @@ test('offline: create and edit, reload while offline, reconnect: the server hold
 
   await context.setOffline(false);
   await expect
-    .poll(async () => (await serverAppointments(page, request)).map((row) => [row.appointment_title, row.location]), { timeout: 2000, intervals: [100] })
+    .poll(
+      async () =>
+        (await serverAppointments(page, request)).map((row) => [row.appointment_title, row.location]),
+      { timeout: 2000, intervals: [100] },
+    )
     .toEqual([['Eye exam with drops', 'Vision Center']]);
   await expect(page.getByTestId('sync-status')).toHaveText(/^.Online$/);
   await page.getByTestId('sync-status').click();
@@ -55,7 +63,11 @@ test('offline: create and edit, reload while offline, reconnect: the server hold
   await expectNoAxeViolations(page);
 });
 
-test('two tabs offline both edit; on reconnect there are no duplicates and both show the merged result', async ({ page, context, request }) => {
+test('two tabs offline both edit; on reconnect there are no duplicates and both show the merged result', async ({
+  page,
+  context,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Tabitha Tabs');
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
@@ -68,15 +80,29 @@ test('two tabs offline both edit; on reconnect there are no duplicates and both 
 
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Edit Physio' }).click();
-  await page.getByRole('form', { name: 'Edit appointment' }).getByRole('textbox', { name: 'Location' }).fill('Gym B');
+  await page
+    .getByRole('form', { name: 'Edit appointment' })
+    .getByRole('textbox', { name: 'Location' })
+    .fill('Gym B');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await second.getByRole('button', { name: 'Edit Physio' }).click();
-  await second.getByRole('form', { name: 'Edit appointment' }).getByRole('textbox', { name: 'Notes' }).fill('Bring shoes');
+  await second
+    .getByRole('form', { name: 'Edit appointment' })
+    .getByRole('textbox', { name: 'Notes' })
+    .fill('Bring shoes');
   await second.getByRole('button', { name: 'Save changes' }).click();
   await context.setOffline(false);
 
   await expect
-    .poll(async () => (await serverAppointments(page, request)).map((row) => [row.appointment_title, row.location, row.notes]), { timeout: 5000 })
+    .poll(
+      async () =>
+        (await serverAppointments(page, request)).map((row) => [
+          row.appointment_title,
+          row.location,
+          row.notes,
+        ]),
+      { timeout: 5000 },
+    )
     .toEqual([['Physio', 'Gym B', 'Bring shoes']]);
   for (const tab of [page, second]) {
     await expect(tab.getByText('Gym B')).toBeVisible();
@@ -85,7 +111,11 @@ test('two tabs offline both edit; on reconnect there are no duplicates and both 
   }
 });
 
-test("the service worker's sync event alone delivers a queued change after the page is closed", async ({ page, context, request }) => {
+test("the service worker's sync event alone delivers a queued change after the page is closed", async ({
+  page,
+  context,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Sam Worker');
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
@@ -98,8 +128,12 @@ test("the service worker's sync event alone delivers a queued change after the p
   await expect
     .poll(
       async () => {
-        const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
-        return (await response.json()).data.map((row: { appointment_title: string }) => row.appointment_title);
+        const response = await request.get('/api/appointments', {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        return (await response.json()).data.map(
+          (row: { appointment_title: string }) => row.appointment_title,
+        );
       },
       { timeout: 15_000 },
     )
@@ -113,7 +147,9 @@ test('delete asks for confirmation', async ({ page, request }) => {
   await addAppointmentThroughUi(page, 'Blood draw');
   await page.getByRole('button', { name: 'Delete Blood draw' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete appointment' });
-  await expect(dialog).toContainText('Are you sure you want to delete this appointment? This action cannot be undone.');
+  await expect(dialog).toContainText(
+    'Are you sure you want to delete this appointment? This action cannot be undone.',
+  );
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('Blood draw')).toBeVisible();
@@ -123,9 +159,16 @@ test('delete asks for confirmation', async ({ page, request }) => {
   await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(0);
 });
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082',
+  'hex',
+);
 
-test('a file attached offline opens from the device, and is uploaded before the appointment on reconnect', async ({ page, context, request }) => {
+test('a file attached offline opens from the device, and is uploaded before the appointment on reconnect', async ({
+  page,
+  context,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Ada Attach');
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
@@ -133,26 +176,46 @@ test('a file attached offline opens from the device, and is uploaded before the 
   await context.setOffline(true);
   await page.getByRole('button', { name: 'New appointment' }).click();
   const form = page.getByRole('form', { name: 'New appointment' });
-  await form.getByLabel(/^Attachment/).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await form
+    .getByLabel(/^Attachment/)
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(form.getByText('Attach a photo (PNG, JPEG or WebP) or a PDF.')).toBeVisible();
-  await form.getByLabel(/^Attachment/).setInputFiles({ name: 'referral.png', mimeType: 'image/png', buffer: PNG });
+  await form
+    .getByLabel(/^Attachment/)
+    .setInputFiles({ name: 'referral.png', mimeType: 'image/png', buffer: PNG });
   await form.getByRole('textbox', { name: 'Title' }).fill('Dermatology referral');
   await form.getByLabel('Date and time').fill('2027-02-01T14:00');
   await form.getByRole('button', { name: 'Add appointment' }).click();
-  const [local] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'View attachment' }).click()]);
+  const [local] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'View attachment' }).click(),
+  ]);
   expect(local.url()).toMatch(/^blob:/);
   await local.close();
 
   await context.setOffline(false);
-  await expect.poll(async () => (await serverAppointments(page, request)).map((row) => (row as { attachment_key?: string }).attachment_key ?? ''), { timeout: 5000 }).toEqual([
-    expect.stringMatching(/^appointment\/[0-9a-f]{32}\.png$/),
+  await expect
+    .poll(
+      async () =>
+        (await serverAppointments(page, request)).map(
+          (row) => (row as { attachment_key?: string }).attachment_key ?? '',
+        ),
+      { timeout: 5000 },
+    )
+    .toEqual([expect.stringMatching(/^appointment\/[0-9a-f]{32}\.png$/)]);
+  const [remote] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'View attachment' }).click(),
   ]);
-  const [remote] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'View attachment' }).click()]);
   await remote.waitForLoadState();
   expect(remote.url()).toContain('/api/files/appointment/');
 });
 
-test('a change the server refuses is rolled back, listed with its reason in the sync status, and can be discarded', async ({ page, context, request }) => {
+test('a change the server refuses is rolled back, listed with its reason in the sync status, and can be discarded', async ({
+  page,
+  context,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Rory Refused');
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
@@ -165,15 +228,28 @@ test('a change the server refuses is rolled back, listed with its reason in the 
   // This device edits offline while another device deletes the appointment; a sync pushes before it pulls.
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Edit Checkup' }).click();
-  await page.getByRole('form', { name: 'Edit appointment' }).getByRole('textbox', { name: 'Notes' }).fill('Fasting');
+  await page
+    .getByRole('form', { name: 'Edit appointment' })
+    .getByRole('textbox', { name: 'Notes' })
+    .fill('Fasting');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  expect((await request.delete(`/api/appointments/${row?.id}`, { headers: { Authorization: `Bearer ${token}` } })).ok()).toBe(true);
+  expect(
+    (
+      await request.delete(`/api/appointments/${row?.id}`, { headers: { Authorization: `Bearer ${token}` } })
+    ).ok(),
+  ).toBe(true);
   await context.setOffline(false);
-  await expect(page.getByText('Your change could not be saved: This appointment was deleted on another device, so your change was not applied.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Your change could not be saved: This appointment was deleted on another device, so your change was not applied.',
+    ),
+  ).toBeVisible();
   await expect(page.getByTestId('sync-status')).toContainText('1 failed');
   await page.getByTestId('sync-status').click();
   await expect(page.getByText('Changes that could not be saved')).toBeVisible();
-  await expect(page.getByText('Change to Checkup: This appointment was deleted on another device')).toBeVisible();
+  await expect(
+    page.getByText('Change to Checkup: This appointment was deleted on another device'),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Discard' }).click();
   await expect(page.getByTestId('sync-status')).not.toContainText('failed');

@@ -15,9 +15,12 @@ if (!existsSync(CHROMIUM_PATH)) {
     );
     process.exit(1);
   }
-  console.log('Chromium is missing: installing Debian\'s chromium with apt-get...');
+  console.log("Chromium is missing: installing Debian's chromium with apt-get...");
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (!existsSync(CHROMIUM_PATH)) {
     console.error(`apt-get finished but ${CHROMIUM_PATH} is still missing.`);
     process.exit(1);

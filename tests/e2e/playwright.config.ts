@@ -25,8 +25,21 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-      env: { ...process.env, XDG_CONFIG_HOME: join(profileRoot, 'config'), XDG_CACHE_HOME: join(profileRoot, 'cache') },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: join(profileRoot, 'config'),
+        XDG_CACHE_HOME: join(profileRoot, 'cache'),
+      },
     },
     trace: 'off',
   },

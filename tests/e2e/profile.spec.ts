@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { createVerifiedUser, expectNoAxeViolations, signInThroughUi } from './support';
 
-test('the profile page shows and updates the profile, and changes the password', async ({ page, request }) => {
+test('the profile page shows and updates the profile, and changes the password', async ({
+  page,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Pat Patient');
   await signInThroughUi(page, email);
   await page.getByRole('link', { name: 'Profile' }).first().click();

@@ -5,8 +5,15 @@ test('the manifest makes the app installable', async ({ request }) => {
   const response = await request.get('/manifest.webmanifest');
   expect(response.ok()).toBe(true);
   const manifest = await response.json();
-  expect(manifest).toMatchObject({ name: 'Kincare', display: 'standalone', start_url: '/', theme_color: '#0f766e' });
-  const sizes = manifest.icons.map((icon: { sizes: string; purpose: string }) => `${icon.sizes} ${icon.purpose}`);
+  expect(manifest).toMatchObject({
+    name: 'Kincare',
+    display: 'standalone',
+    start_url: '/',
+    theme_color: '#0f766e',
+  });
+  const sizes = manifest.icons.map(
+    (icon: { sizes: string; purpose: string }) => `${icon.sizes} ${icon.purpose}`,
+  );
   expect(sizes).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
   for (const icon of manifest.icons) expect((await request.get(icon.src)).ok()).toBe(true);
   expect((await request.get('/sw.js')).headers()['cache-control']).toBe('no-cache');

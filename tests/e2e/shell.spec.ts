@@ -23,11 +23,17 @@ test('toasts appear bottom-center and close after 2000 ms', async ({ page, reque
   expect(Date.now() - shownAt).toBeGreaterThan(1000);
 });
 
-test("a waiting new version offers 'A new version is available - Reload', and Reload switches to it", async ({ page }) => {
+test("a waiting new version offers 'A new version is available - Reload', and Reload switches to it", async ({
+  page,
+}) => {
   // A server of its own on a copy of the build, so that 'deploying' a new service worker touches no other test.
   const dir = mkdtempSync(join(tmpdir(), 'kincare-update-'));
   cpSync(join(import.meta.dirname, '..', '..', 'dist'), join(dir, 'dist'), { recursive: true });
-  const config = loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', JWT_SECRET: 'update-test-secret-long-enough-for-signing' });
+  const config = loadConfig({
+    DATA_DIR: join(dir, 'data'),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'update-test-secret-long-enough-for-signing',
+  });
   const database = await openDatabase({ pgliteDir: 'memory://' });
   const app = await buildApp({ config, db: database.db, distDir: join(dir, 'dist') });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -41,7 +47,11 @@ test("a waiting new version offers 'A new version is available - Reload', and Re
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     await expect(page.getByText('A new version is available -')).toBeVisible({ timeout: 15_000 });
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload' }).click()]);
-    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
+    await expect
+      .poll(() =>
+        page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null),
+      )
+      .toBeNull();
     await expect(page.getByRole('tab', { name: 'Sign in' })).toBeVisible();
   } finally {
     await app.close();
@@ -50,7 +60,11 @@ test("a waiting new version offers 'A new version is available - Reload', and Re
   }
 });
 
-test('the nightly periodicsync in the service worker pulls what changed elsewhere into the replica', async ({ page, context, request }) => {
+test('the nightly periodicsync in the service worker pulls what changed elsewhere into the replica', async ({
+  page,
+  context,
+  request,
+}) => {
   const { email } = await createVerifiedUser(request, 'Patient', 'Nia Nightly');
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
@@ -58,10 +72,17 @@ test('the nightly periodicsync in the service worker pulls what changed elsewher
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   // Another device books an appointment; this page does not sync on its own meanwhile.
   const token = await page.evaluate(() => localStorage.getItem('token'));
-  const profile = await (await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })).json();
+  const profile = await (
+    await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
+  ).json();
   const created = await request.post('/api/appointments', {
     headers: { Authorization: `Bearer ${token}` },
-    data: { id: crypto.randomUUID(), patient_id: profile.data.patient_id, appointment_title: 'Booked on the laptop', appointment_date: '2027-03-01T09:00:00Z' },
+    data: {
+      id: crypto.randomUUID(),
+      patient_id: profile.data.patient_id,
+      appointment_title: 'Booked on the laptop',
+      appointment_date: '2027-03-01T09:00:00Z',
+    },
   });
   expect(created.status()).toBe(201);
   expect(await serverAppointments(page, request)).toHaveLength(1);
@@ -75,6 +96,10 @@ test('the nightly periodicsync in the service worker pulls what changed elsewher
   });
   await cdp.send('ServiceWorker.enable');
   const origin = new URL(page.url()).origin;
-  await cdp.send('ServiceWorker.dispatchPeriodicSyncEvent', { origin, registrationId: await registrationId, tag: 'kincare-nightly' });
+  await cdp.send('ServiceWorker.dispatchPeriodicSyncEvent', {
+    origin,
+    registrationId: await registrationId,
+    tag: 'kincare-nightly',
+  });
   await expect(page.getByText('Booked on the laptop')).toBeVisible({ timeout: 10_000 });
 });

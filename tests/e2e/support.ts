@@ -18,7 +18,9 @@ export async function latestMailTo(to: string): Promise<string> {
     .poll(() => {
       let files: string[] = [];
       try {
-        files = readdirSync(dir).filter((file) => file.includes(to)).sort();
+        files = readdirSync(dir)
+          .filter((file) => file.includes(to))
+          .sort();
       } catch {
         return false;
       }
@@ -31,7 +33,9 @@ export async function latestMailTo(to: string): Promise<string> {
 }
 
 function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export function verificationPath(mail: string): string {
@@ -41,11 +45,19 @@ export function verificationPath(mail: string): string {
 }
 
 /** A verified account made through the API (the UI flow has its own test). */
-export async function createVerifiedUser(request: APIRequestContext, role: 'Patient' | 'Caregiver', name = `${role} Tester`) {
+export async function createVerifiedUser(
+  request: APIRequestContext,
+  role: 'Patient' | 'Caregiver',
+  name = `${role} Tester`,
+) {
   const email = uniqueEmail(role.toLowerCase());
-  const registered = await request.post('/api/auth/register', { data: { name, email, password: PASSWORD, role, zip_code: '10001' } });
+  const registered = await request.post('/api/auth/register', {
+    data: { name, email, password: PASSWORD, role, zip_code: '10001' },
+  });
   expect(registered.status()).toBe(201);
-  const token = verificationPath(await latestMailTo(email)).split('/').pop();
+  const token = verificationPath(await latestMailTo(email))
+    .split('/')
+    .pop();
   const verified = await request.post('/api/auth/verify-email', { data: { token } });
   expect(verified.ok()).toBe(true);
   return { email, name };
@@ -72,7 +84,12 @@ export async function signInThroughUi(page: Page, email: string) {
 /** axe finds no violations on the page as it is now. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    results.violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
 }
 
 /** The names of this origin's IndexedDB databases. */
@@ -90,7 +107,10 @@ export async function waitForServiceWorker(page: Page) {
 }
 
 /** The appointments the server holds for the signed-in user of this page (asked with the page's token). */
-export async function serverAppointments(page: Page, request: APIRequestContext): Promise<{ id: string; appointment_title: string; location: string; notes: string }[]> {
+export async function serverAppointments(
+  page: Page,
+  request: APIRequestContext,
+): Promise<{ id: string; appointment_title: string; location: string; notes: string }[]> {
   const token = await page.evaluate(() => localStorage.getItem('token'));
   const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
   expect(response.ok()).toBe(true);

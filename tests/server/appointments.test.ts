@@ -25,23 +25,40 @@ const newAppointment = (patientId: string | null, extra: Record<string, unknown>
 });
 
 async function create(person: Person, body: Record<string, unknown>, key?: string) {
-  return as(ctx, person, { method: 'POST', url: '/api/appointments', payload: body, headers: key ? { 'idempotency-key': key } : {} });
+  return as(ctx, person, {
+    method: 'POST',
+    url: '/api/appointments',
+    payload: body,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
 }
 
 describe('appointments', () => {
   it('creates with a client-minted id, reads, lists from a start date, edits and deletes', async () => {
-    const body = newAppointment(patient.patientId, { location: 'City Clinic', notes: 'Bring the blood test' });
+    const body = newAppointment(patient.patientId, {
+      location: 'City Clinic',
+      notes: 'Bring the blood test',
+    });
     const created = await create(patient, body);
     expect(created.statusCode).toBe(201);
     const data = created.json().data;
-    expect(data).toMatchObject({ id: body.id, patient_id: patient.patientId, status: 'scheduled', doctor_id: null, location: 'City Clinic' });
+    expect(data).toMatchObject({
+      id: body.id,
+      patient_id: patient.patientId,
+      status: 'scheduled',
+      doctor_id: null,
+      location: 'City Clinic',
+    });
     expect(data.version).toBeGreaterThan(0);
 
     const earlier = newAppointment(patient.patientId, { appointment_date: '2026-10-01T09:00:00.000Z' });
     await create(patient, earlier);
     const all = await as(ctx, patient, { method: 'GET', url: '/api/appointments' });
     expect(all.json().data.map((row: { id: string }) => row.id)).toEqual([earlier.id, body.id]);
-    const fromNovember = await as(ctx, patient, { method: 'GET', url: '/api/appointments?startDate=2026-11-01' });
+    const fromNovember = await as(ctx, patient, {
+      method: 'GET',
+      url: '/api/appointments?startDate=2026-11-01',
+    });
     expect(fromNovember.json().data.map((row: { id: string }) => row.id)).toEqual([body.id]);
 
     const edited = await as(ctx, patient, {
@@ -50,13 +67,18 @@ describe('appointments', () => {
       payload: { appointment_title: 'Cardiology follow-up', status: 'completed', base_version: data.version },
     });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json()).toMatchObject({ merged: false, data: { appointment_title: 'Cardiology follow-up', status: 'completed', location: 'City Clinic' } });
+    expect(edited.json()).toMatchObject({
+      merged: false,
+      data: { appointment_title: 'Cardiology follow-up', status: 'completed', location: 'City Clinic' },
+    });
     expect(edited.json().data.version).toBeGreaterThan(data.version);
 
     const deleted = await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${body.id}` });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toMatchObject({ success: true, data: { id: body.id, deleted: true } });
-    expect((await as(ctx, patient, { method: 'GET', url: `/api/appointments/${body.id}` })).statusCode).toBe(404);
+    expect((await as(ctx, patient, { method: 'GET', url: `/api/appointments/${body.id}` })).statusCode).toBe(
+      404,
+    );
   });
 
   it.each([
@@ -78,13 +100,25 @@ describe('appointments', () => {
   });
 
   it('refuses a bad query and a bad id', async () => {
-    expect((await as(ctx, patient, { method: 'GET', url: '/api/appointments?startDate=2026-13-45' })).statusCode).toBe(400);
-    expect((await as(ctx, patient, { method: 'GET', url: '/api/appointments/not-a-uuid' })).json().message).toBe(APPOINTMENT_MESSAGES.idInvalid);
+    expect(
+      (await as(ctx, patient, { method: 'GET', url: '/api/appointments?startDate=2026-13-45' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await as(ctx, patient, { method: 'GET', url: '/api/appointments/not-a-uuid' })).json().message,
+    ).toBe(APPOINTMENT_MESSAGES.idInvalid);
   });
 
   it('needs a token', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/appointments' })).statusCode).toBe(401);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/appointments', payload: newAppointment(patient.patientId) })).statusCode).toBe(401);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/appointments',
+          payload: newAppointment(patient.patientId),
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it("hides another patient's appointment (404) and refuses writing for another patient (403)", async () => {
@@ -94,23 +128,47 @@ describe('appointments', () => {
     for (const method of ['GET', 'DELETE'] as const) {
       expect((await as(ctx, patient, { method, url: `/api/appointments/${body.id}` })).statusCode).toBe(404);
     }
-    expect((await as(ctx, patient, { method: 'PUT', url: `/api/appointments/${body.id}`, payload: { notes: 'mine now' } })).statusCode).toBe(404);
+    expect(
+      (
+        await as(ctx, patient, {
+          method: 'PUT',
+          url: `/api/appointments/${body.id}`,
+          payload: { notes: 'mine now' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await create(patient, newAppointment(other.patientId))).statusCode).toBe(403);
-    expect((await as(ctx, patient, { method: 'GET', url: `/api/appointments?patient=${other.patientId}` })).statusCode).toBe(403);
+    expect(
+      (await as(ctx, patient, { method: 'GET', url: `/api/appointments?patient=${other.patientId}` }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('lets a caregiver do exactly what the patient granted', async () => {
     const caregiver = await makePerson(ctx, 'Caregiver');
     const body = newAppointment(patient.patientId);
     await create(patient, body);
-    const list = () => as(ctx, caregiver, { method: 'GET', url: `/api/appointments?patient=${patient.patientId}` });
+    const list = () =>
+      as(ctx, caregiver, { method: 'GET', url: `/api/appointments?patient=${patient.patientId}` });
     expect((await list()).statusCode).toBe(403);
     await link(ctx, patient, caregiver, ['ReadAppointment']);
     expect((await list()).json().data).toHaveLength(1);
-    expect((await as(ctx, caregiver, { method: 'GET', url: '/api/appointments' })).json().message).toBe('Please select patient.');
+    expect((await as(ctx, caregiver, { method: 'GET', url: '/api/appointments' })).json().message).toBe(
+      'Please select patient.',
+    );
     expect((await create(caregiver, newAppointment(patient.patientId))).statusCode).toBe(403);
-    expect((await as(ctx, caregiver, { method: 'PUT', url: `/api/appointments/${body.id}`, payload: { notes: 'x' } })).statusCode).toBe(404);
-    expect((await as(ctx, caregiver, { method: 'DELETE', url: `/api/appointments/${body.id}` })).statusCode).toBe(404);
+    expect(
+      (
+        await as(ctx, caregiver, {
+          method: 'PUT',
+          url: `/api/appointments/${body.id}`,
+          payload: { notes: 'x' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await as(ctx, caregiver, { method: 'DELETE', url: `/api/appointments/${body.id}` })).statusCode,
+    ).toBe(404);
   });
 
   it('records the caregiver who booked it', async () => {
@@ -128,7 +186,16 @@ describe('appointments', () => {
     expect(again.statusCode).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
-    const concurrent = await Promise.all([1, 2, 3].map(() => as(ctx, patient, { method: 'PUT', url: `/api/appointments/${body.id}`, payload: { notes: 'once' }, headers: { 'idempotency-key': 'key-edit-0001' } })));
+    const concurrent = await Promise.all(
+      [1, 2, 3].map(() =>
+        as(ctx, patient, {
+          method: 'PUT',
+          url: `/api/appointments/${body.id}`,
+          payload: { notes: 'once' },
+          headers: { 'idempotency-key': 'key-edit-0001' },
+        }),
+      ),
+    );
     expect(new Set(concurrent.map((response) => response.json().data.version)).size).toBe(1);
     const reused = await create(patient, newAppointment(patient.patientId), 'key-create-0001');
     expect(reused.statusCode).toBe(409);
@@ -145,7 +212,9 @@ describe('appointments', () => {
     await ctx.database.db.delete(careLinks);
     const retry = await create(caregiver, body, 'key-before-revoke'); // the first answer was lost
     expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([201, 'true']);
-    expect((await create(caregiver, newAppointment(patient.patientId), 'key-after-revoke')).statusCode).toBe(403);
+    expect((await create(caregiver, newAppointment(patient.patientId), 'key-after-revoke')).statusCode).toBe(
+      403,
+    );
   });
 
   it('takes the caregiver who booked it from the token, not from the body', async () => {
@@ -158,24 +227,54 @@ describe('appointments', () => {
     const body = newAppointment(patient.patientId, { changed_at: t0 });
     const base = (await create(patient, body)).json().data.version;
     const url = `/api/appointments/${body.id}`;
-    const phone = await as(ctx, patient, { method: 'PUT', url, payload: { location: 'Room 4', notes: 'phone notes', base_version: base, changed_at: t0 + 2000 } });
+    const phone = await as(ctx, patient, {
+      method: 'PUT',
+      url,
+      payload: { location: 'Room 4', notes: 'phone notes', base_version: base, changed_at: t0 + 2000 },
+    });
     expect(phone.json().merged).toBe(false);
     // The laptop edited the same version earlier (offline): its title change stays, its older notes lose.
-    const laptop = await as(ctx, patient, { method: 'PUT', url, payload: { appointment_title: 'Laptop title', notes: 'laptop notes', base_version: base, changed_at: t0 + 1000 } });
+    const laptop = await as(ctx, patient, {
+      method: 'PUT',
+      url,
+      payload: {
+        appointment_title: 'Laptop title',
+        notes: 'laptop notes',
+        base_version: base,
+        changed_at: t0 + 1000,
+      },
+    });
     expect(laptop.json().merged).toBe(true);
-    expect(laptop.json().data).toMatchObject({ appointment_title: 'Laptop title', location: 'Room 4', notes: 'phone notes' });
+    expect(laptop.json().data).toMatchObject({
+      appointment_title: 'Laptop title',
+      location: 'Room 4',
+      notes: 'phone notes',
+    });
     // A later edit on a stale base wins its field.
-    const later = await as(ctx, patient, { method: 'PUT', url, payload: { notes: 'latest notes', base_version: base, changed_at: t0 + 3000 } });
-    expect(later.json()).toMatchObject({ merged: true, data: { notes: 'latest notes', appointment_title: 'Laptop title' } });
+    const later = await as(ctx, patient, {
+      method: 'PUT',
+      url,
+      payload: { notes: 'latest notes', base_version: base, changed_at: t0 + 3000 },
+    });
+    expect(later.json()).toMatchObject({
+      merged: true,
+      data: { notes: 'latest notes', appointment_title: 'Laptop title' },
+    });
   });
 
   it('lets a delete win over a later edit', async () => {
     const body = newAppointment(patient.patientId);
     const base = (await create(patient, body)).json().data.version;
     await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${body.id}` });
-    const edit = await as(ctx, patient, { method: 'PUT', url: `/api/appointments/${body.id}`, payload: { notes: 'too late', base_version: base } });
+    const edit = await as(ctx, patient, {
+      method: 'PUT',
+      url: `/api/appointments/${body.id}`,
+      payload: { notes: 'too late', base_version: base },
+    });
     expect(edit.statusCode).toBe(409);
     expect(edit.json().message).toBe(APPOINTMENT_MESSAGES.deletedElsewhere);
-    expect((await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${body.id}` })).statusCode).toBe(200);
+    expect(
+      (await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${body.id}` })).statusCode,
+    ).toBe(200);
   });
 });

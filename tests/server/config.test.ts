@@ -201,7 +201,9 @@ describe('loadConfig without JWT_SECRET', () => {
 
   it('refuses a damaged secret file with a message saying what to do, and leaves no temporary file', () => {
     writeFileSync(join(dataDir, 'jwt-secret'), '  \n');
-    expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(/jwt-secret is damaged .*Delete it .*or set JWT_SECRET/);
+    expect(() => loadConfig({ DATA_DIR: dataDir })).toThrow(
+      /jwt-secret is damaged .*Delete it .*or set JWT_SECRET/,
+    );
     expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 

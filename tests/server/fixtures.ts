@@ -8,26 +8,48 @@ import type { TestContext } from './helpers';
 
 export type Person = { userId: string; token: string; patientId: string | null; caregiverId: string | null };
 
-export async function makePerson(ctx: TestContext, role: 'Patient' | 'Caregiver', name = role): Promise<Person> {
+export async function makePerson(
+  ctx: TestContext,
+  role: 'Patient' | 'Caregiver',
+  name = role,
+): Promise<Person> {
   const db = ctx.database.db;
   const [user] = await db
     .insert(users)
-    .values({ email: `${randomUUID()}@example.com`, name, passwordHash: 'not-used', role, zipCode: '10001', emailVerifiedAt: new Date() })
+    .values({
+      email: `${randomUUID()}@example.com`,
+      name,
+      passwordHash: 'not-used',
+      role,
+      zipCode: '10001',
+      emailVerifiedAt: new Date(),
+    })
     .returning();
   if (!user) throw new Error('no user');
   let patientId: string | null = null;
   let caregiverId: string | null = null;
-  if (role === 'Patient') patientId = (await db.insert(patients).values({ userId: user.id }).returning())[0]?.id ?? null;
+  if (role === 'Patient')
+    patientId = (await db.insert(patients).values({ userId: user.id }).returning())[0]?.id ?? null;
   else caregiverId = (await db.insert(caregivers).values({ userId: user.id }).returning())[0]?.id ?? null;
-  return { userId: user.id, token: ctx.app.issueToken({ id: user.id, tokenVersion: 0 }), patientId, caregiverId };
+  return {
+    userId: user.id,
+    token: ctx.app.issueToken({ id: user.id, tokenVersion: 0 }),
+    patientId,
+    caregiverId,
+  };
 }
 
 export async function link(ctx: TestContext, patient: Person, caregiver: Person, permissions: string[]) {
   if (!patient.patientId || !caregiver.caregiverId) throw new Error('link needs a patient and a caregiver');
-  await ctx.database.db.insert(careLinks).values({ patientId: patient.patientId, caregiverId: caregiver.caregiverId, permissions });
+  await ctx.database.db
+    .insert(careLinks)
+    .values({ patientId: patient.patientId, caregiverId: caregiver.caregiverId, permissions });
 }
 
 /** inject() as this person. */
 export function as(ctx: TestContext, person: Person, options: InjectOptions) {
-  return ctx.app.inject({ ...options, headers: { ...options.headers, authorization: `Bearer ${person.token}` } });
+  return ctx.app.inject({
+    ...options,
+    headers: { ...options.headers, authorization: `Bearer ${person.token}` },
+  });
 }

@@ -54,7 +54,8 @@ export async function resetDatabase(ctx: TestContext): Promise<void> {
     sql`select tablename from pg_tables where schemaname = 'public'`,
   );
   const tables = rows.map((row) => `"${row.tablename}"`);
-  if (tables.length > 0) await ctx.database.db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
+  if (tables.length > 0)
+    await ctx.database.db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
   rmSync(mailDirFor(ctx.dataDir), { recursive: true, force: true });
 }
 

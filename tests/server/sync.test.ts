@@ -17,20 +17,30 @@ async function book(person: Person, patientId: string | null, title = 'Visit') {
   const response = await as(ctx, person, {
     method: 'POST',
     url: '/api/appointments',
-    payload: { id, patient_id: patientId, appointment_title: title, appointment_date: '2026-12-01T10:00:00Z' },
+    payload: {
+      id,
+      patient_id: patientId,
+      appointment_title: title,
+      appointment_date: '2026-12-01T10:00:00Z',
+    },
   });
   expect(response.statusCode).toBe(201);
   return id;
 }
 
-const pull = (person: Person, query: string) => as(ctx, person, { method: 'GET', url: `/api/sync/pull?${query}` });
+const pull = (person: Person, query: string) =>
+  as(ctx, person, { method: 'GET', url: `/api/sync/pull?${query}` });
 
 describe('GET /api/sync/pull', () => {
   it('pages through every change since the cursor, edits and tombstones included', async () => {
     const patient = await makePerson(ctx, 'Patient');
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await book(patient, patient.patientId, `Visit ${i}`));
-    await as(ctx, patient, { method: 'PUT', url: `/api/appointments/${ids[0]}`, payload: { notes: 'edited' } });
+    await as(ctx, patient, {
+      method: 'PUT',
+      url: `/api/appointments/${ids[0]}`,
+      payload: { notes: 'edited' },
+    });
     await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${ids[1]}` });
 
     const seen = new Map<string, { deleted: boolean; notes?: unknown }>();
@@ -39,7 +49,8 @@ describe('GET /api/sync/pull', () => {
     for (;;) {
       const page = (await pull(patient, `cursor=${cursor}&limit=2`)).json();
       pages++;
-      for (const change of page.changes) seen.set(change.id, { deleted: change.deleted, notes: change.data?.notes });
+      for (const change of page.changes)
+        seen.set(change.id, { deleted: change.deleted, notes: change.data?.notes });
       expect(page.reset).toBe(false);
       cursor = page.cursor;
       if (!page.more) break;
@@ -74,7 +85,12 @@ describe('GET /api/sync/pull', () => {
     const second = await book(patient, patient.patientId);
     await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${second}` });
     expect(await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000))).toBe(1);
-    expect((await pull(patient, `cursor=${old}`)).json()).toMatchObject({ changes: [], cursor: 0, more: true, reset: true });
+    expect((await pull(patient, `cursor=${old}`)).json()).toMatchObject({
+      changes: [],
+      cursor: 0,
+      more: true,
+      reset: true,
+    });
     const fresh = (await pull(patient, 'cursor=0')).json();
     expect(fresh.changes.map((change: { id: string }) => change.id)).toEqual([first]);
     expect(fresh.reset).toBe(false);
@@ -103,9 +119,15 @@ describe('GET /api/sync/pull', () => {
     const granted = (await pull(carer, `cursor=${empty.cursor}&scope=${empty.scope}`)).json();
     expect(granted).toMatchObject({ reset: true, cursor: 0 });
     const everything = (await pull(carer, `cursor=0&scope=${empty.scope}`)).json();
-    expect(everything.changes.map((change: { data: { appointment_title: string } }) => change.data.appointment_title)).toEqual(['Before the link']);
+    expect(
+      everything.changes.map(
+        (change: { data: { appointment_title: string } }) => change.data.appointment_title,
+      ),
+    ).toEqual(['Before the link']);
     await ctx.database.db.delete(careLinks);
-    expect((await pull(carer, `cursor=${everything.cursor}&scope=${everything.scope}`)).json()).toMatchObject({ reset: true });
+    expect((await pull(carer, `cursor=${everything.cursor}&scope=${everything.scope}`)).json()).toMatchObject(
+      { reset: true },
+    );
     expect((await pull(carer, 'cursor=0')).json().changes).toEqual([]);
   });
 

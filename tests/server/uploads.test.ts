@@ -21,7 +21,9 @@ beforeEach(async () => {
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 
 function upload(person: Person, type: string, bytes: Buffer, options: { field?: string; key?: string } = {}) {
-  const form = multipartForm({}, [{ field: options.field ?? 'image', filename: 'letter.png', contentType: 'image/png', bytes }]);
+  const form = multipartForm({}, [
+    { field: options.field ?? 'image', filename: 'letter.png', contentType: 'image/png', bytes },
+  ]);
   return as(ctx, person, {
     method: 'POST',
     url: `/api/upload-image?type=${type}`,
@@ -47,12 +49,19 @@ describe('POST /api/upload-image', () => {
     const text = await upload(patient, 'lab', Buffer.from('just some text pretending to be an image'));
     expect([text.statusCode, text.json().message]).toEqual([415, UPLOAD_MESSAGES.fileType]);
     const pdfAsProfile = await upload(patient, 'profile', PDF);
-    expect([pdfAsProfile.statusCode, pdfAsProfile.json().message]).toEqual([415, UPLOAD_MESSAGES.profileType]);
+    expect([pdfAsProfile.statusCode, pdfAsProfile.json().message]).toEqual([
+      415,
+      UPLOAD_MESSAGES.profileType,
+    ]);
     const badType = await upload(patient, 'selfie', TINY_PNG);
     expect([badType.statusCode, badType.json().message]).toEqual([400, UPLOAD_MESSAGES.typeInvalid]);
     const wrongField = await upload(patient, 'lab', TINY_PNG, { field: 'photo' });
     expect([wrongField.statusCode, wrongField.json().message]).toEqual([400, UPLOAD_MESSAGES.fileMissing]);
-    const json = await as(ctx, patient, { method: 'POST', url: '/api/upload-image?type=lab', payload: { image: 'x' } });
+    const json = await as(ctx, patient, {
+      method: 'POST',
+      url: '/api/upload-image?type=lab',
+      payload: { image: 'x' },
+    });
     expect(json.statusCode).toBe(415);
     expect(await ctx.database.db.select().from(uploads)).toEqual([]);
   });
@@ -62,8 +71,15 @@ describe('POST /api/upload-image', () => {
     try {
       const person = await makePerson(small, 'Patient');
       const big = Buffer.concat([TINY_PNG, Buffer.alloc(4096)]);
-      const form = multipartForm({}, [{ field: 'image', filename: 'big.png', contentType: 'image/png', bytes: big }]);
-      const response = await small.app.inject({ method: 'POST', url: '/api/upload-image?type=lab', payload: form.payload, headers: { ...form.headers, authorization: `Bearer ${person.token}` } });
+      const form = multipartForm({}, [
+        { field: 'image', filename: 'big.png', contentType: 'image/png', bytes: big },
+      ]);
+      const response = await small.app.inject({
+        method: 'POST',
+        url: '/api/upload-image?type=lab',
+        payload: form.payload,
+        headers: { ...form.headers, authorization: `Bearer ${person.token}` },
+      });
       expect(response.statusCode).toBe(413);
     } finally {
       await small.close();
@@ -79,15 +95,30 @@ describe('POST /api/upload-image', () => {
   });
 
   it('needs a token', async () => {
-    const form = multipartForm({}, [{ field: 'image', filename: 'a.png', contentType: 'image/png', bytes: TINY_PNG }]);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/upload-image?type=lab', payload: form.payload, headers: form.headers })).statusCode).toBe(401);
+    const form = multipartForm({}, [
+      { field: 'image', filename: 'a.png', contentType: 'image/png', bytes: TINY_PNG },
+    ]);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/upload-image?type=lab',
+          payload: form.payload,
+          headers: form.headers,
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 });
 
 describe('GET /api/upload-image/preview_image', () => {
   it('gives the owner, and those who may read a record holding the file, a fresh link; nobody else', async () => {
     const key = (await upload(patient, 'appointment', TINY_PNG)).json().files[0].key as string;
-    const preview = (person: Person) => as(ctx, person, { method: 'GET', url: `/api/upload-image/preview_image?key=${encodeURIComponent(key)}&type=appointment` });
+    const preview = (person: Person) =>
+      as(ctx, person, {
+        method: 'GET',
+        url: `/api/upload-image/preview_image?key=${encodeURIComponent(key)}&type=appointment`,
+      });
     const mine = await preview(patient);
     expect(mine.statusCode).toBe(200);
     expect((await ctx.app.inject({ method: 'GET', url: mine.json().url })).statusCode).toBe(200);
@@ -100,11 +131,21 @@ describe('GET /api/upload-image/preview_image', () => {
     const created = await as(ctx, patient, {
       method: 'POST',
       url: '/api/appointments',
-      payload: { id: randomUUID(), patient_id: patient.patientId, appointment_title: 'Referral', appointment_date: '2027-01-01T10:00:00Z', attachment_key: key },
+      payload: {
+        id: randomUUID(),
+        patient_id: patient.patientId,
+        appointment_title: 'Referral',
+        appointment_date: '2027-01-01T10:00:00Z',
+        attachment_key: key,
+      },
     });
     expect(created.json().data.attachment_key).toBe(key);
     expect((await preview(carer)).statusCode).toBe(200);
-    expect((await as(ctx, patient, { method: 'GET', url: '/api/upload-image/preview_image?key=../../etc/passwd' })).json().message).toBe(UPLOAD_MESSAGES.keyInvalid);
+    expect(
+      (
+        await as(ctx, patient, { method: 'GET', url: '/api/upload-image/preview_image?key=../../etc/passwd' })
+      ).json().message,
+    ).toBe(UPLOAD_MESSAGES.keyInvalid);
   });
 
   it("will not attach another person's file to an appointment", async () => {
@@ -113,9 +154,18 @@ describe('GET /api/upload-image/preview_image', () => {
     const response = await as(ctx, patient, {
       method: 'POST',
       url: '/api/appointments',
-      payload: { id: randomUUID(), patient_id: patient.patientId, appointment_title: 'Sneaky', appointment_date: '2027-01-01T10:00:00Z', attachment_key: key },
+      payload: {
+        id: randomUUID(),
+        patient_id: patient.patientId,
+        appointment_title: 'Sneaky',
+        appointment_date: '2027-01-01T10:00:00Z',
+        attachment_key: key,
+      },
     });
-    expect([response.statusCode, response.json().message]).toEqual([400, APPOINTMENT_MESSAGES.attachmentUnknown]);
+    expect([response.statusCode, response.json().message]).toEqual([
+      400,
+      APPOINTMENT_MESSAGES.attachmentUnknown,
+    ]);
   });
 });
 
@@ -126,14 +176,28 @@ describe('housekeeping of attachments', () => {
     const deletedWith = (await upload(patient, 'appointment', TINY_PNG)).json().files[0].key as string;
     const book = async (key: string) => {
       const id = randomUUID();
-      await as(ctx, patient, { method: 'POST', url: '/api/appointments', payload: { id, patient_id: patient.patientId, appointment_title: 'Visit', appointment_date: '2027-01-01T10:00:00Z', attachment_key: key } });
+      await as(ctx, patient, {
+        method: 'POST',
+        url: '/api/appointments',
+        payload: {
+          id,
+          patient_id: patient.patientId,
+          appointment_title: 'Visit',
+          appointment_date: '2027-01-01T10:00:00Z',
+          attachment_key: key,
+        },
+      });
       return id;
     };
     await book(kept);
     const doomed = await book(deletedWith);
     await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${doomed}` });
-    expect(await removeOrphanAttachments(ctx.database.db, ctx.app.storage, new Date(Date.now() - 60_000))).toBe(0); // too new to touch
-    expect(await removeOrphanAttachments(ctx.database.db, ctx.app.storage, new Date(Date.now() + 60_000))).toBe(2);
+    expect(
+      await removeOrphanAttachments(ctx.database.db, ctx.app.storage, new Date(Date.now() - 60_000)),
+    ).toBe(0); // too new to touch
+    expect(
+      await removeOrphanAttachments(ctx.database.db, ctx.app.storage, new Date(Date.now() + 60_000)),
+    ).toBe(2);
     expect(await ctx.app.storage.read(kept)).not.toBeNull();
     expect(await ctx.app.storage.read(orphan)).toBeNull();
     expect(await ctx.app.storage.read(deletedWith)).toBeNull();

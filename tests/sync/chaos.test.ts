@@ -8,7 +8,12 @@ it('survives 2,000 random operations on 3 devices with a flaky network and 3 ser
   expect(report.operations).toBeGreaterThanOrEqual(2000);
   expect(report.restarts).toBe(3);
   expect(report.creates).toBeGreaterThan(300);
-  expect({ lost: report.lost, duplicated: report.duplicated, unexpected: report.unexpected, replicasDiffering: report.replicasDiffering }).toEqual({
+  expect({
+    lost: report.lost,
+    duplicated: report.duplicated,
+    unexpected: report.unexpected,
+    replicasDiffering: report.replicasDiffering,
+  }).toEqual({
     lost: 0,
     duplicated: 0,
     unexpected: 0,

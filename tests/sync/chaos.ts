@@ -39,7 +39,11 @@ export function seeded(seed: number): () => number {
 
 const comparable = (row: Record<string, unknown>) => {
   const { created_at: _c, updated_at: _u, ...rest } = row;
-  return JSON.stringify(Object.keys(rest).sort().map((key) => [key, rest[key]]));
+  return JSON.stringify(
+    Object.keys(rest)
+      .sort()
+      .map((key) => [key, rest[key]]),
+  );
 };
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
@@ -50,7 +54,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   try {
     const patient = await makeAccount(server, 'Patient');
     const caregiver = await makeAccount(server, 'Caregiver');
-    await linkCaregiver(server, patient, caregiver, ['ReadAppointment', 'AddAppointment', 'EditAppointment', 'DeleteAppointment']);
+    await linkCaregiver(server, patient, caregiver, [
+      'ReadAppointment',
+      'AddAppointment',
+      'EditAppointment',
+      'DeleteAppointment',
+    ]);
     const devices: Device[] = [];
     for (let index = 0; index < options.devices; index++) {
       const account = index === options.devices - 1 && options.devices > 2 ? caregiver : patient;
@@ -59,7 +68,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const created = new Set<string>();
     const deleted = new Set<string>();
     const counts = { creates: 0, edits: 0, deletes: 0, restarts: 0 };
-    const restartAt = new Set(Array.from({ length: options.restarts }, (_, index) => Math.floor(((index + 1) * options.operations) / (options.restarts + 1))));
+    const restartAt = new Set(
+      Array.from({ length: options.restarts }, (_, index) =>
+        Math.floor(((index + 1) * options.operations) / (options.restarts + 1)),
+      ),
+    );
     let inFlight: Promise<unknown>[] = [];
 
     for (let op = 0; op < options.operations; op++) {
@@ -82,7 +95,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const target = pick(await device.db.appointments.toCollection().primaryKeys());
         if (target) {
           const field = pick(['appointment_title', 'location', 'notes', 'status'] as const);
-          const value = field === 'status' ? (pick(['scheduled', 'completed', 'cancelled'] as const) ?? 'scheduled') : `${field} ${op}`; // unique per operation
+          const value =
+            field === 'status'
+              ? (pick(['scheduled', 'completed', 'cancelled'] as const) ?? 'scheduled')
+              : `${field} ${op}`; // unique per operation
           await editAppointment(device.db, target, { [field as string]: value });
           counts.edits++;
         }
@@ -117,15 +133,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await Promise.all(inFlight);
 
     // Calm: every device back online on a clean network, syncing until nothing moves.
-    for (const device of devices) Object.assign(device.network, { online: true, loseAnswerRate: 0, duplicateRate: 0, failRate: 0 });
+    for (const device of devices)
+      Object.assign(device.network, { online: true, loseAnswerRate: 0, duplicateRate: 0, failRate: 0 });
     for (let round = 0; round < 20; round++) {
       const results = await Promise.all(devices.map((device) => device.sync(true)));
-      const pending = await Promise.all(devices.map((device) => device.db.outbox.where('status').equals('pending').count()));
-      if (results.every((result) => result.ok && result.push.sent === 0) && pending.every((count) => count === 0)) break;
+      const pending = await Promise.all(
+        devices.map((device) => device.db.outbox.where('status').equals('pending').count()),
+      );
+      if (
+        results.every((result) => result.ok && result.push.sent === 0) &&
+        pending.every((count) => count === 0)
+      )
+        break;
     }
     for (const device of devices) await device.sync(true);
 
-    const rows = (await server.database().db.select().from(records)).filter((row) => row.patientId === patient.patientId && !row.deletedAt);
+    const rows = (await server.database().db.select().from(records)).filter(
+      (row) => row.patientId === patient.patientId && !row.deletedAt,
+    );
     const onServer = new Map(rows.map((row) => [row.id, row]));
     const expected = [...created].filter((id) => !deleted.has(id));
     const lost = expected.filter((id) => !onServer.has(id)).length;
@@ -138,11 +163,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const local = await device.db.appointments.toArray();
       const differences = local.filter((row) => {
         const server = onServer.get(row.id);
-        return !server || server.version !== row.version || comparable({ ...server.data, id: server.id, patient_id: server.patientId, version: server.version }) !== comparable(row);
+        return (
+          !server ||
+          server.version !== row.version ||
+          comparable({
+            ...server.data,
+            id: server.id,
+            patient_id: server.patientId,
+            version: server.version,
+          }) !== comparable(row)
+        );
       });
       if (local.length !== rows.length || differences.length > 0) {
         replicasDiffering++;
-        problems.push(`${device.name}: ${local.length} local vs ${rows.length} on the server; differing: ${JSON.stringify(differences.slice(0, 2))} server: ${JSON.stringify(differences.slice(0, 2).map((row) => onServer.get(row.id)))}`);
+        problems.push(
+          `${device.name}: ${local.length} local vs ${rows.length} on the server; differing: ${JSON.stringify(differences.slice(0, 2))} server: ${JSON.stringify(differences.slice(0, 2).map((row) => onServer.get(row.id)))}`,
+        );
       }
       const failed = await device.db.outbox.where('status').equals('failed').toArray();
       refusedEdits += failed.length;

@@ -81,7 +81,10 @@ describe('sync engine against the real server', () => {
     await laptop.sync();
     phone.network.online = true;
     await pull(phone.db, phone.network.transport); // pull only: the phone's edit is still queued
-    expect(await phone.db.appointments.get(id)).toMatchObject({ appointment_title: 'Phone title', location: 'Laptop room' });
+    expect(await phone.db.appointments.get(id)).toMatchObject({
+      appointment_title: 'Phone title',
+      location: 'Laptop room',
+    });
     expect((await phone.sync()).push.merged).toBe(1); // the server says it merged the phone's edit
     await laptop.sync();
     const expected = { appointment_title: 'Phone title', location: 'Laptop room' };
@@ -106,7 +109,9 @@ describe('sync engine against the real server', () => {
     await server.start();
     await phone.sync();
     expect((await serverRows(patient)).map((row) => row.data.appointment_title).sort()).toEqual(['A', 'B']);
-    expect([backoffMs(1, () => 1), backoffMs(3, () => 1), backoffMs(30, () => 1)]).toEqual([1000, 4000, 300_000]);
+    expect([backoffMs(1, () => 1), backoffMs(3, () => 1), backoffMs(30, () => 1)]).toEqual([
+      1000, 4000, 300_000,
+    ]);
     phone.close();
   });
 
@@ -119,7 +124,10 @@ describe('sync engine against the real server', () => {
     expect(result.push.rejected[0]?.message).toBe('You do not have permission to do this for this patient.');
     expect(await carer.db.appointments.count()).toBe(0); // rolled back
     const [failed] = await carer.db.outbox.toArray();
-    expect(failed).toMatchObject({ status: 'failed', error: 'You do not have permission to do this for this patient.' });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'You do not have permission to do this for this patient.',
+    });
     await discardFailed(carer.db, failed?.seq ?? -1);
     expect(await carer.db.outbox.count()).toBe(0);
     expect(await carer.db.serverRows.count()).toBe(0);
@@ -170,7 +178,9 @@ describe('sync engine against the real server', () => {
     await editAppointment(phone.db, keep, { notes: 'queued before the reset' });
     phone.network.online = true;
     await phone.sync();
-    expect((await phone.db.appointments.toArray()).map((row) => [row.appointment_title, row.notes])).toEqual([['Keep', 'queued before the reset']]);
+    expect((await phone.db.appointments.toArray()).map((row) => [row.appointment_title, row.notes])).toEqual([
+      ['Keep', 'queued before the reset'],
+    ]);
     phone.close();
     laptop.close();
   });
@@ -206,7 +216,9 @@ describe('sync engine: resets, access changes, server failures', () => {
     expect(await carer.db.appointments.count()).toBe(0);
     await linkCaregiver(server, patient, caregiver, ['ReadAppointment']);
     await carer.sync();
-    expect((await carer.db.appointments.toArray()).map((row) => row.appointment_title)).toEqual(['Cardiology']);
+    expect((await carer.db.appointments.toArray()).map((row) => row.appointment_title)).toEqual([
+      'Cardiology',
+    ]);
     await server.database().db.delete(careLinks);
     await carer.sync();
     expect(await carer.db.appointments.count()).toBe(0);
@@ -217,14 +229,18 @@ describe('sync engine: resets, access changes, server failures', () => {
   it('keeps a change on 503 and 429, and gives it up as failed after the server failed it 8 times', async () => {
     const phone = await makeDevice(server, patient, 'status1');
     let answer = 503;
-    const failing: typeof phone.network.transport = async (request) => (request.method === 'POST' ? { status: answer, data: { message: 'Busy' } } : phone.network.transport(request));
+    const failing: typeof phone.network.transport = async (request) =>
+      request.method === 'POST'
+        ? { status: answer, data: { message: 'Busy' } }
+        : phone.network.transport(request);
     await addAppointment(phone.db, visit(patient, 'Keep me'));
     expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
     answer = 429;
     expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
     const [entry] = await phone.db.outbox.toArray();
     expect(entry).toMatchObject({ status: 'pending', serverFailures: 2 });
-    for (let attempt = 3; attempt < MAX_SERVER_FAILURES; attempt++) await push(phone.db, failing, { force: true });
+    for (let attempt = 3; attempt < MAX_SERVER_FAILURES; attempt++)
+      await push(phone.db, failing, { force: true });
     const last = await push(phone.db, failing, { force: true });
     expect(last.rejected[0]?.message).toBe('The server could not save this change after 8 tries: Busy');
     expect(await phone.db.appointments.count()).toBe(0);
@@ -252,12 +268,20 @@ describe('sync engine: resets, access changes, server failures', () => {
 });
 
 describe('blob store', () => {
-  const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082', 'hex'));
+  const PNG = Uint8Array.from(
+    Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082',
+      'hex',
+    ),
+  );
 
   it('uploads a file chosen offline once, before the change that references it, and keeps it until then', async () => {
     const phone = await makeDevice(server, patient, 'blob1');
     phone.network.online = false;
-    const id = await addAppointment(phone.db, { ...visit(patient, 'Referral'), attachment: { blob: new Blob([PNG], { type: 'image/png' }), name: 'referral.png' } });
+    const id = await addAppointment(phone.db, {
+      ...visit(patient, 'Referral'),
+      attachment: { blob: new Blob([PNG], { type: 'image/png' }), name: 'referral.png' },
+    });
     const local = await phone.db.appointments.get(id);
     expect(local?.attachment_key).toMatch(/^blob:/);
     expect(await phone.db.blobs.count()).toBe(1);
@@ -281,7 +305,10 @@ describe('blob store', () => {
 
   it('rolls back a change whose file the server refuses, and discards the file with it', async () => {
     const phone = await makeDevice(server, patient, 'blob2');
-    await addAppointment(phone.db, { ...visit(patient, 'Bad file'), attachment: { blob: new Blob(['not an image'], { type: 'image/png' }), name: 'fake.png' } });
+    await addAppointment(phone.db, {
+      ...visit(patient, 'Bad file'),
+      attachment: { blob: new Blob(['not an image'], { type: 'image/png' }), name: 'fake.png' },
+    });
     const result = await phone.sync();
     expect(result.push.rejected[0]?.message).toBe('Upload a photo (PNG, JPEG or WebP) or a PDF.');
     expect(await phone.db.appointments.count()).toBe(0);

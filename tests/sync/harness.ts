@@ -32,7 +32,9 @@ export async function startServer(): Promise<Server> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'sync-test-secret-that-is-long-enough-for-hs256',
-    ...(process.env.TEST_DATABASE === 'postgres' && process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(process.env.TEST_DATABASE === 'postgres' && process.env.DATABASE_URL
+      ? { DATABASE_URL: process.env.DATABASE_URL }
+      : {}),
   });
   let handle: DatabaseHandle | null = null;
   let app: FastifyInstance | null = null;
@@ -79,16 +81,42 @@ export async function makeAccount(server: Server, role: 'Patient' | 'Caregiver')
   const db = server.database().db;
   const [user] = await db
     .insert(users)
-    .values({ email: `${crypto.randomUUID()}@example.com`, name: role, passwordHash: 'not-used', role, zipCode: '10001', emailVerifiedAt: new Date() })
+    .values({
+      email: `${crypto.randomUUID()}@example.com`,
+      name: role,
+      passwordHash: 'not-used',
+      role,
+      zipCode: '10001',
+      emailVerifiedAt: new Date(),
+    })
     .returning();
   if (!user) throw new Error('no user');
-  const patientId = role === 'Patient' ? ((await db.insert(patients).values({ userId: user.id }).returning())[0]?.id ?? null) : null;
-  const caregiverId = role === 'Caregiver' ? ((await db.insert(caregivers).values({ userId: user.id }).returning())[0]?.id ?? null) : null;
-  return { userId: user.id, patientId, caregiverId, token: server.app().issueToken({ id: user.id, tokenVersion: 0 }) };
+  const patientId =
+    role === 'Patient'
+      ? ((await db.insert(patients).values({ userId: user.id }).returning())[0]?.id ?? null)
+      : null;
+  const caregiverId =
+    role === 'Caregiver'
+      ? ((await db.insert(caregivers).values({ userId: user.id }).returning())[0]?.id ?? null)
+      : null;
+  return {
+    userId: user.id,
+    patientId,
+    caregiverId,
+    token: server.app().issueToken({ id: user.id, tokenVersion: 0 }),
+  };
 }
 
-export async function linkCaregiver(server: Server, patient: Account, caregiver: Account, permissions: string[]) {
-  await server.database().db.insert(careLinks).values({ patientId: patient.patientId ?? '', caregiverId: caregiver.caregiverId ?? '', permissions });
+export async function linkCaregiver(
+  server: Server,
+  patient: Account,
+  caregiver: Account,
+  permissions: string[],
+) {
+  await server
+    .database()
+    .db.insert(careLinks)
+    .values({ patientId: patient.patientId ?? '', caregiverId: caregiver.caregiverId ?? '', permissions });
 }
 
 /** A network that can be cut, and that can lose answers or deliver a request twice. */
@@ -107,7 +135,8 @@ export class FlakyNetwork {
     if (!this.online || this.random() < this.failRate) throw new TransportError('network is down');
     if (request.method !== 'GET') this.sent.push(request);
     const response = await this.inner(request);
-    if (request.method !== 'GET' && this.random() < this.duplicateRate) await this.inner(request).catch(() => undefined);
+    if (request.method !== 'GET' && this.random() < this.duplicateRate)
+      await this.inner(request).catch(() => undefined);
     if (this.random() < this.loseAnswerRate) throw new TransportError('the answer was lost');
     return response;
   };
@@ -119,12 +148,27 @@ export class FlakyNetwork {
   }
 }
 
-export type Device = { name: string; db: KincareDb; network: FlakyNetwork; sync: (force?: boolean) => ReturnType<typeof syncOnce>; close: () => void };
+export type Device = {
+  name: string;
+  db: KincareDb;
+  network: FlakyNetwork;
+  sync: (force?: boolean) => ReturnType<typeof syncOnce>;
+  close: () => void;
+};
 
-export async function makeDevice(server: Server, account: Account, name: string, getToken: () => string = () => account.token, random?: () => number): Promise<Device> {
+export async function makeDevice(
+  server: Server,
+  account: Account,
+  name: string,
+  getToken: () => string = () => account.token,
+  random?: () => number,
+): Promise<Device> {
   const db = new KincareDb(`kincare-${account.userId}-${name}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   await db.open();
-  const network = new FlakyNetwork(createTransport({ baseURL: server.baseURL, getToken, timeoutMs: 10_000 }), random);
+  const network = new FlakyNetwork(
+    createTransport({ baseURL: server.baseURL, getToken, timeoutMs: 10_000 }),
+    random,
+  );
   return {
     name,
     db,

@@ -6,7 +6,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function importErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
 }
 
 describe('layering by lint', () => {
@@ -27,7 +29,10 @@ describe('layering by lint', () => {
 
   it.each([
     ['src/local/db.ts', "import Dexie from 'dexie';\nexport const b = Dexie;\n"],
-    ['src/app/features/profile/x.ts', "import { a } from '../../ui/button';\nimport { c } from './profile-form';\nexport const b = [a, c];\n"],
+    [
+      'src/app/features/profile/x.ts',
+      "import { a } from '../../ui/button';\nimport { c } from './profile-form';\nexport const b = [a, c];\n",
+    ],
     ['src/server/db/client.ts', "import { PGlite } from '@electric-sql/pglite';\nexport const b = PGlite;\n"],
     ['sw/x.ts', "import { a } from '../src/local/db';\nexport const b = a;\n"],
   ])('%s may: %s', async (file, code) => {

@@ -7,7 +7,9 @@ import { readSession, type Session } from '../../local/session';
 
 // The access rules of SPEC section 2, used by the routes' beforeLoad.
 
-export function homeFor(role: Role | undefined): '/login' | '/dashboard' | '/caregiver/dashboard' | '/unauthorized' {
+export function homeFor(
+  role: Role | undefined,
+): '/login' | '/dashboard' | '/caregiver/dashboard' | '/unauthorized' {
   if (!role) return '/login';
   if (role === 'Patient') return '/dashboard';
   if (role === 'Caregiver') return '/caregiver/dashboard';

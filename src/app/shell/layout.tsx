@@ -35,7 +35,10 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
       startSync(userId, {
         onResult: (result) => {
           if (result.push.merged > 0) {
-            toast('Your changes were combined with changes made on another device.', { id: 'merged', duration: 4000 });
+            toast('Your changes were combined with changes made on another device.', {
+              id: 'merged',
+              duration: 4000,
+            });
           }
           if (result.problem === 'signed-out') {
             // The queue stays on this device and goes out after the next sign-in.
@@ -53,7 +56,12 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   };
   return (
     <div className="flex h-screen">
-      <Sidebar role={role} collapsed={collapsed} onToggle={() => setCollapsed((value) => !value)} onLogout={() => void logout()} />
+      <Sidebar
+        role={role}
+        collapsed={collapsed}
+        onToggle={() => setCollapsed((value) => !value)}
+        onLogout={() => void logout()}
+      />
       <div className="flex min-w-0 flex-1 flex-col">
         <Header role={role} syncStatus={<SyncStatus />} />
         <main id="main" className="flex-1 overflow-y-auto p-6">

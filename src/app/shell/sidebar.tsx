@@ -30,7 +30,9 @@ export function Sidebar({ role, collapsed, onToggle, onLogout }: Props) {
         </button>
       </div>
       <ul className="flex-1 space-y-1 overflow-y-auto px-2">
-        {role === 'Patient' ? PATIENT_NAV.map((entry) => <NavItem key={entry.to} entry={entry} collapsed={collapsed} />) : null}
+        {role === 'Patient'
+          ? PATIENT_NAV.map((entry) => <NavItem key={entry.to} entry={entry} collapsed={collapsed} />)
+          : null}
         {role === 'Caregiver' ? <CaregiverEntries collapsed={collapsed} /> : null}
       </ul>
       <div className="px-2 pb-4">
@@ -53,9 +55,13 @@ function CaregiverEntries({ collapsed }: { collapsed: boolean }) {
   const [dashboard, patients, ...rest] = CAREGIVER_NAV_ALWAYS;
   return (
     <>
-      {[dashboard, patients].map((entry) => (entry ? <NavItem key={entry.to} entry={entry} collapsed={collapsed} /> : null))}
+      {[dashboard, patients].map((entry) =>
+        entry ? <NavItem key={entry.to} entry={entry} collapsed={collapsed} /> : null,
+      )}
       <li>
-        <span className={`block px-3 pt-3 text-xs font-semibold uppercase tracking-wide text-brand-100 ${collapsed ? 'sr-only' : ''}`}>
+        <span
+          className={`block px-3 pt-3 text-xs font-semibold uppercase tracking-wide text-brand-100 ${collapsed ? 'sr-only' : ''}`}
+        >
           Patient records
         </span>
         <ul className="space-y-1">

@@ -12,7 +12,11 @@ import { useOnline } from './use-online';
 // The sync status in the header: online or offline, how many changes wait, when the last sync finished,
 // 'Sync now', and the changes the server refused, each with its reason and a discard action.
 
-const DESCRIBE: Record<OutboxEntry['op'], string> = { create: 'New', update: 'Change to', delete: 'Deletion of' };
+const DESCRIBE: Record<OutboxEntry['op'], string> = {
+  create: 'New',
+  update: 'Change to',
+  delete: 'Deletion of',
+};
 
 function useSyncFacts() {
   return useLiveQuery(async () => {
@@ -48,7 +52,11 @@ export function SyncStatus() {
     <Popover className="relative">
       <PopoverButton
         className={`flex items-center gap-2 rounded-full px-3 py-1 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
-          failed.length > 0 ? 'bg-red-100 text-red-900' : online ? 'bg-brand-50 text-brand-900' : 'bg-amber-100 text-amber-900'
+          failed.length > 0
+            ? 'bg-red-100 text-red-900'
+            : online
+              ? 'bg-brand-50 text-brand-900'
+              : 'bg-amber-100 text-amber-900'
         }`}
         aria-label={`Sync status: ${summary}`}
         data-testid="sync-status"
@@ -57,12 +65,19 @@ export function SyncStatus() {
         {summary}
       </PopoverButton>
       <PopoverPanel className="absolute right-0 z-40 mt-2 w-80 rounded-lg bg-white p-4 shadow-lg ring-1 ring-slate-200">
-        <p className="text-sm text-slate-800">{online ? 'Online' : 'Offline: changes are kept on this device and sent when you are back online.'}</p>
+        <p className="text-sm text-slate-800">
+          {online ? 'Online' : 'Offline: changes are kept on this device and sent when you are back online.'}
+        </p>
         <p className="mt-1 text-sm text-slate-800">
-          {waiting === 0 ? 'All changes are sent.' : `${waiting} ${waiting === 1 ? 'change waits' : 'changes wait'} to be sent.`}
+          {waiting === 0
+            ? 'All changes are sent.'
+            : `${waiting} ${waiting === 1 ? 'change waits' : 'changes wait'} to be sent.`}
         </p>
         <p className="mt-1 text-sm text-slate-700">
-          Last sync: {facts?.lastSyncAt ? DateTime.fromMillis(facts.lastSyncAt).toFormat('ccc, LLL dd, HH:mm:ss') : 'not yet'}
+          Last sync:{' '}
+          {facts?.lastSyncAt
+            ? DateTime.fromMillis(facts.lastSyncAt).toFormat('ccc, LLL dd, HH:mm:ss')
+            : 'not yet'}
         </p>
         <Button className="mt-3 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
           {syncing ? 'Syncing...' : 'Sync now'}
@@ -76,7 +91,11 @@ export function SyncStatus() {
                   <p>
                     {DESCRIBE[entry.op]} {entry.label ?? 'a record'}: {entry.error}
                   </p>
-                  <button type="button" className="mt-1 font-semibold underline" onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}>
+                  <button
+                    type="button"
+                    className="mt-1 font-semibold underline"
+                    onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}
+                  >
                     Discard
                   </button>
                 </li>

@@ -8,13 +8,19 @@ import { hasUserDb, userDb } from '../../local/db';
  * or the service worker syncing in the background (then they hear of it when the app is next open).
  */
 export function useFailedChangeToasts(): void {
-  const failed = useLiveQuery(async () => (hasUserDb() ? userDb().outbox.where('status').equals('failed').toArray() : []), []);
+  const failed = useLiveQuery(
+    async () => (hasUserDb() ? userDb().outbox.where('status').equals('failed').toArray() : []),
+    [],
+  );
   const told = useRef(new Set<number>());
   useEffect(() => {
     for (const entry of failed ?? []) {
       if (entry.seq === undefined || told.current.has(entry.seq)) continue;
       told.current.add(entry.seq);
-      toast.error(`Your change could not be saved: ${entry.error ?? 'the server refused it.'}`, { id: `failed-${entry.seq}`, duration: 5000 });
+      toast.error(`Your change could not be saved: ${entry.error ?? 'the server refused it.'}`, {
+        id: `failed-${entry.seq}`,
+        duration: 5000,
+      });
     }
   }, [failed]);
 }

@@ -12,7 +12,15 @@ type Props = {
 };
 
 /** A confirmation for something that cannot be undone: focus is trapped, Escape and Cancel close it. */
-export function ConfirmDialog({ open, title, message, confirmLabel, busy = false, onConfirm, onClose }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  message,
+  confirmLabel,
+  busy = false,
+  onConfirm,
+  onClose,
+}: Props) {
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-black/40" aria-hidden="true" />

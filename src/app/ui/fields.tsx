@@ -19,12 +19,24 @@ const inputClass = (error?: string) =>
     error ? 'border-red-600' : 'border-slate-400'
   }`;
 
-function FieldFrame(props: { id: string; label: string; required?: boolean | undefined; error?: string | undefined; hint?: string | undefined; children: ReactNode }) {
+function FieldFrame(props: {
+  id: string;
+  label: string;
+  required?: boolean | undefined;
+  error?: string | undefined;
+  hint?: string | undefined;
+  children: ReactNode;
+}) {
   return (
     <div className="mb-4">
       <label htmlFor={props.id} className="block text-sm font-medium text-slate-800">
         {props.label}
-        {props.required ? <span aria-hidden="true" className="text-red-700"> *</span> : null}
+        {props.required ? (
+          <span aria-hidden="true" className="text-red-700">
+            {' '}
+            *
+          </span>
+        ) : null}
       </label>
       {props.children}
       {props.hint && !props.error ? (
@@ -41,7 +53,14 @@ function FieldFrame(props: { id: string; label: string; required?: boolean | und
   );
 }
 
-export function TextField(props: BaseProps & { type?: 'text' | 'email' | 'password' | 'date' | 'tel' | 'datetime-local'; autoComplete?: string; placeholder?: string; inputMode?: 'numeric' | 'text' | 'email' | 'tel' }) {
+export function TextField(
+  props: BaseProps & {
+    type?: 'text' | 'email' | 'password' | 'date' | 'tel' | 'datetime-local';
+    autoComplete?: string;
+    placeholder?: string;
+    inputMode?: 'numeric' | 'text' | 'email' | 'tel';
+  },
+) {
   const id = useId();
   const describedBy = props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined;
   return (
@@ -65,7 +84,9 @@ export function TextField(props: BaseProps & { type?: 'text' | 'email' | 'passwo
   );
 }
 
-export function SelectField(props: BaseProps & { options: readonly { value: string; label: string }[]; placeholder?: string }) {
+export function SelectField(
+  props: BaseProps & { options: readonly { value: string; label: string }[]; placeholder?: string },
+) {
   const id = useId();
   return (
     <FieldFrame id={id} label={props.label} required={props.required} error={props.error} hint={props.hint}>

@@ -10,7 +10,11 @@ export function PageTitle({ children, description }: { children: ReactNode; desc
 }
 
 export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
-  return <section className={`rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200 ${className}`}>{children}</section>;
+  return (
+    <section className={`rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200 ${className}`}>
+      {children}
+    </section>
+  );
 }
 
 /** The fallback text while screens load (SPEC section 2). */

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // The server's tables. Ids are UUIDs so that clients can mint them offline (see the sync engine).
 
@@ -66,7 +79,10 @@ export const careLinks = pgTable(
     caregiverId: uuid('caregiver_id')
       .notNull()
       .references(() => caregivers.id, { onDelete: 'cascade' }),
-    permissions: jsonb('permissions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    permissions: jsonb('permissions')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     isFamily: boolean('is_family').notNull().default(false),
     relationship: text('relationship'),
     ...timestamps,
@@ -149,7 +165,10 @@ export const idempotencyKeys = pgTable(
     body: jsonb('body').$type<unknown>().notNull(),
     createdAt: timestamps.createdAt,
   },
-  (table) => [primaryKey({ columns: [table.userId, table.key] }), index('idempotency_keys_created_idx').on(table.createdAt)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.key] }),
+    index('idempotency_keys_created_idx').on(table.createdAt),
+  ],
 );
 
 /** Small facts of the sync engine, e.g. the tombstone horizon (the newest version ever purged). */

@@ -58,7 +58,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     } catch {
       throw new HttpError(401, UNAUTHORIZED);
     }
-    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') throw new HttpError(401, UNAUTHORIZED);
+    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number')
+      throw new HttpError(401, UNAUTHORIZED);
     const [row] = await app.db
       .select({
         id: users.id,

@@ -23,7 +23,8 @@ export async function staticAppPlugin(app: FastifyInstance, options: { distDir: 
     setHeaders: (reply, filePath) => {
       const name = filePath.split(/[\\/]/).pop() ?? '';
       if (NEVER_CACHE.has(name)) reply.header('Cache-Control', 'no-cache');
-      else if (filePath.includes(`${join(distDir, 'assets')}`)) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+      else if (filePath.includes(`${join(distDir, 'assets')}`))
+        reply.header('Cache-Control', 'public, max-age=31536000, immutable');
       else reply.header('Cache-Control', 'public, max-age=3600');
     },
   });

@@ -16,7 +16,14 @@ import { errorBodySchema } from '../../domain/errors';
 import { records, uploads } from '../db/schema';
 import { HttpError } from '../plugins/errors';
 import { mayActOn, patientForCall } from '../services/access';
-import { createRecord, deleteRecord, findRecord, toWire, updateRecord, type RecordRow } from '../services/records';
+import {
+  createRecord,
+  deleteRecord,
+  findRecord,
+  toWire,
+  updateRecord,
+  type RecordRow,
+} from '../services/records';
 import type { AuthUser } from '../plugins/auth';
 import type { Database } from '../db/client';
 import type { Permission } from '../../domain/permissions';
@@ -25,7 +32,13 @@ import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 // /api/appointments (SPEC section 7), on the synced-records engine.
 
 const RESOURCE = 'appointments';
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
 const asAppointment = (row: RecordRow) => toWire(row) as Appointment;
 
 /** An attachment must be a file the caller uploaded (so nobody can point a record at another's file). */
@@ -40,7 +53,13 @@ async function checkAttachment(db: Database, auth: AuthUser, key: string | null 
 }
 
 /** The appointment if it exists and the caller may do `permission` on it; 404 otherwise (never reveal it). */
-async function appointmentFor(db: Database, auth: AuthUser, id: string, permission: Permission, allowDeleted = false) {
+async function appointmentFor(
+  db: Database,
+  auth: AuthUser,
+  id: string,
+  permission: Permission,
+  allowDeleted = false,
+) {
   const row = await findRecord(db, RESOURCE, id);
   if (!row || (row.deletedAt && !allowDeleted) || !(await mayActOn(db, auth, row.patientId, permission))) {
     throw new HttpError(404, MESSAGES.notFound);
@@ -53,11 +72,22 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { tags: ['appointments'], querystring: appointmentListQuerySchema, response: { 200: appointmentListResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['appointments'],
+        querystring: appointmentListQuerySchema,
+        response: { 200: appointmentListResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const patientId = await patientForCall(app.db, request.auth, request.query.patient, PERMISSIONS.read);
-      const conditions = [eq(records.resource, RESOURCE), eq(records.patientId, patientId), isNull(records.deletedAt)];
-      if (request.query.startDate) conditions.push(gte(sql`${records.data}->>'appointment_date'`, request.query.startDate));
+      const conditions = [
+        eq(records.resource, RESOURCE),
+        eq(records.patientId, patientId),
+        isNull(records.deletedAt),
+      ];
+      if (request.query.startDate)
+        conditions.push(gte(sql`${records.data}->>'appointment_date'`, request.query.startDate));
       const rows = await app.db
         .select()
         .from(records)
@@ -69,7 +99,13 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/:id',
-    { schema: { tags: ['appointments'], params: appointmentIdParamsSchema, response: { 200: appointmentResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['appointments'],
+        params: appointmentIdParamsSchema,
+        response: { 200: appointmentResponseSchema, ...errors },
+      },
+    },
     async (request) => ({
       success: true as const,
       data: asAppointment(await appointmentFor(app.db, request.auth, request.params.id, PERMISSIONS.read)),
@@ -88,7 +124,14 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { id, patient_id, base_version: _base, changed_at, caregiver_id: _claimed, ...fields } = request.body;
+      const {
+        id,
+        patient_id,
+        base_version: _base,
+        changed_at,
+        caregiver_id: _claimed,
+        ...fields
+      } = request.body;
       // Checks run inside the idempotent work: a retry of a create that already succeeded gets the stored
       // answer even if, meanwhile, the caller lost the permission it had then.
       return sendIdempotent(request, reply, async (tx) => {
@@ -151,7 +194,11 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
         const row = await deleteRecord(tx, current);
         return {
           statusCode: 200,
-          body: { success: true, message: 'Appointment deleted', data: { id: row.id, version: row.version, deleted: true } },
+          body: {
+            success: true,
+            message: 'Appointment deleted',
+            data: { id: row.id, version: row.version, deleted: true },
+          },
         };
       }),
   );

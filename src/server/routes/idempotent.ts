@@ -16,7 +16,11 @@ export async function sendIdempotent(
   const key = typeof header === 'string' ? header : undefined;
   const answer = await runIdempotent(
     request.server.db,
-    { userId: request.auth.userId, key, fingerprint: fingerprintOf(request.method, request.url, request.body) },
+    {
+      userId: request.auth.userId,
+      key,
+      fingerprint: fingerprintOf(request.method, request.url, request.body),
+    },
     work,
   );
   if (answer.replayed) reply.header('Idempotent-Replayed', 'true');

@@ -35,7 +35,14 @@ const ALLOWED: Record<UploadType, readonly DetectedFileType[]> = {
   appointment: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
 };
 const FILE_FIELD = 'image';
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  413: errorBodySchema,
+  415: errorBodySchema,
+};
 
 /** Whether a record the caller may read (own, or a patient who granted the resource's Read permission) holds this file. */
 async function referencedByReadableRecord(db: Database, auth: AuthUser, key: string): Promise<boolean> {
@@ -55,7 +62,14 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/',
-    { schema: { tags: ['files'], headers: mutationHeadersSchema, querystring: uploadQuerySchema, response: { 201: uploadResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['files'],
+        headers: mutationHeadersSchema,
+        querystring: uploadQuerySchema,
+        response: { 201: uploadResponseSchema, ...errors },
+      },
+    },
     async (request, reply) => {
       if (!request.isMultipart()) throw new HttpError(415, 'Send the file as a multipart form.');
       const part = await request.file();
@@ -75,7 +89,10 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
           // A crash between this write and the commit leaves an unreferenced file, never a missing one.
           const { key } = await app.storage.put(type, bytes, contentType);
           await tx.insert(uploads).values({ key, ownerUserId: request.auth.userId, kind: type });
-          return { statusCode: 201, body: { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse };
+          return {
+            statusCode: 201,
+            body: { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse,
+          };
         },
       );
       // A replayed answer's link may have expired: hand out a fresh one for the same key.
@@ -87,11 +104,23 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/preview_image',
-    { schema: { tags: ['files'], querystring: previewQuerySchema, response: { 200: previewResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['files'],
+        querystring: previewQuerySchema,
+        response: { 200: previewResponseSchema, ...errors },
+      },
+    },
     async (request) => {
       const { key } = request.query;
       const [stored] = await app.db.select().from(uploads).where(eq(uploads.key, key)).limit(1);
-      if (!stored || !(stored.ownerUserId === request.auth.userId || (await referencedByReadableRecord(app.db, request.auth, key)))) {
+      if (
+        !stored ||
+        !(
+          stored.ownerUserId === request.auth.userId ||
+          (await referencedByReadableRecord(app.db, request.auth, key))
+        )
+      ) {
         throw new HttpError(404, UPLOAD_MESSAGES.notFound);
       }
       return { url: app.storage.signedUrl(key) };

@@ -14,7 +14,9 @@ import { HttpError } from '../plugins/errors';
 export type ReadScope = Record<SyncedResource, string[]>;
 
 export async function readScopeOf(db: Database, auth: AuthUser): Promise<ReadScope> {
-  const scope = Object.fromEntries(SYNCED_RESOURCES.map((resource) => [resource, [] as string[]])) as ReadScope;
+  const scope = Object.fromEntries(
+    SYNCED_RESOURCES.map((resource) => [resource, [] as string[]]),
+  ) as ReadScope;
   if (auth.patientId) {
     for (const resource of SYNCED_RESOURCES) scope[resource].push(auth.patientId);
   }
@@ -25,7 +27,8 @@ export async function readScopeOf(db: Database, auth: AuthUser): Promise<ReadSco
       .where(eq(careLinks.caregiverId, auth.caregiverId));
     for (const link of links) {
       for (const resource of SYNCED_RESOURCES) {
-        if (link.permissions.includes(RESOURCE_READ_PERMISSION[resource])) scope[resource].push(link.patientId);
+        if (link.permissions.includes(RESOURCE_READ_PERMISSION[resource]))
+          scope[resource].push(link.patientId);
       }
     }
   }
@@ -33,7 +36,12 @@ export async function readScopeOf(db: Database, auth: AuthUser): Promise<ReadSco
 }
 
 /** Whether the caller may do `permission` on this patient's records. */
-export async function mayActOn(db: Database, auth: AuthUser, patientId: string, permission: Permission): Promise<boolean> {
+export async function mayActOn(
+  db: Database,
+  auth: AuthUser,
+  patientId: string,
+  permission: Permission,
+): Promise<boolean> {
   if (auth.patientId === patientId) return true;
   if (!auth.caregiverId) return false;
   const [link] = await db
@@ -48,7 +56,12 @@ export async function mayActOn(db: Database, auth: AuthUser, patientId: string, 
  * The patient a call acts on: the one named (a caregiver must name one), else the caller's own record.
  * 403 when the caller may not do `permission` there.
  */
-export async function patientForCall(db: Database, auth: AuthUser, named: string | undefined, permission: Permission): Promise<string> {
+export async function patientForCall(
+  db: Database,
+  auth: AuthUser,
+  named: string | undefined,
+  permission: Permission,
+): Promise<string> {
   const patientId = named ?? auth.patientId;
   if (!patientId) throw new HttpError(400, 'Please select patient.');
   if (!(await mayActOn(db, auth, patientId, permission))) {

@@ -14,7 +14,8 @@ export function scheduleHousekeeping(app: FastifyInstance): void {
       const purged = await purgeTombstones(app.db, before);
       await purgeIdempotencyKeys(app.db, before);
       const orphans = await removeOrphanAttachments(app.db, app.storage, new Date(Date.now() - DAY_MS));
-      if (purged > 0 || orphans > 0) app.log.info({ purged, orphans }, 'old tombstones and unreferenced files removed');
+      if (purged > 0 || orphans > 0)
+        app.log.info({ purged, orphans }, 'old tombstones and unreferenced files removed');
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }

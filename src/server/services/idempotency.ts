@@ -12,7 +12,9 @@ export type StoredAnswer = { statusCode: number; body: unknown };
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export function fingerprintOf(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url.split('?')[0]} ${JSON.stringify(body ?? null)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method} ${url.split('?')[0]} ${JSON.stringify(body ?? null)}`)
+    .digest('base64url');
 }
 
 export async function runIdempotent(
@@ -33,7 +35,8 @@ export async function runIdempotent(
         .select()
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, key)));
-      if (!stored) throw new HttpError(503, 'This request is already being processed. Try again in a moment.');
+      if (!stored)
+        throw new HttpError(503, 'This request is already being processed. Try again in a moment.');
       if (stored.fingerprint !== request.fingerprint) {
         throw new HttpError(409, 'This Idempotency-Key was already used for a different request.');
       }

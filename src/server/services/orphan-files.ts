@@ -9,7 +9,11 @@ import type { FileStorage } from '../plugins/storage';
  * touched, so a file uploaded just before the change that will reference it is safe.
  * (Lab and prescription files get the same sweep when those features land, by their own fields.)
  */
-export async function removeOrphanAttachments(db: Database, storage: FileStorage, before: Date): Promise<number> {
+export async function removeOrphanAttachments(
+  db: Database,
+  storage: FileStorage,
+  before: Date,
+): Promise<number> {
   const orphans = await db
     .select({ key: uploads.key })
     .from(uploads)

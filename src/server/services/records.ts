@@ -23,7 +23,9 @@ export type Fields = Record<string, unknown>;
 
 async function nextVersion(tx: Transaction): Promise<number> {
   await tx.execute(sql`select pg_advisory_xact_lock(${VERSION_LOCK})`);
-  const result = (await tx.execute(sql`select nextval('change_version_seq') as v`)) as { rows: { v: string | number }[] };
+  const result = (await tx.execute(sql`select nextval('change_version_seq') as v`)) as {
+    rows: { v: string | number }[];
+  };
   return Number(result.rows[0]?.v);
 }
 
@@ -45,7 +47,11 @@ function editTime(changedAt: number | undefined): number {
   return changedAt === undefined ? now : Math.min(changedAt, now);
 }
 
-export async function findRecord(db: Database | Transaction, resource: SyncedResource, id: string): Promise<RecordRow | undefined> {
+export async function findRecord(
+  db: Database | Transaction,
+  resource: SyncedResource,
+  id: string,
+): Promise<RecordRow | undefined> {
   const [row] = await db
     .select()
     .from(records)
@@ -56,7 +62,14 @@ export async function findRecord(db: Database | Transaction, resource: SyncedRes
 
 export async function createRecord(
   tx: Transaction,
-  input: { resource: SyncedResource; id: string; patientId: string; createdBy: string; fields: Fields; changedAt?: number | undefined },
+  input: {
+    resource: SyncedResource;
+    id: string;
+    patientId: string;
+    createdBy: string;
+    fields: Fields;
+    changedAt?: number | undefined;
+  },
 ): Promise<RecordRow> {
   const version = await nextVersion(tx);
   const at = editTime(input.changedAt);
@@ -86,7 +99,12 @@ export async function createRecord(
 export async function updateRecord(
   tx: Transaction,
   current: RecordRow,
-  input: { patch: Fields; baseVersion?: number | undefined; changedAt?: number | undefined; deletedMessage: string },
+  input: {
+    patch: Fields;
+    baseVersion?: number | undefined;
+    changedAt?: number | undefined;
+    deletedMessage: string;
+  },
 ): Promise<{ row: RecordRow; merged: boolean }> {
   if (current.deletedAt) throw new HttpError(409, input.deletedMessage);
   const version = await nextVersion(tx);
@@ -128,7 +146,9 @@ const HORIZON_KEY = 'tombstone_horizon';
 
 /** A short fingerprint of what the caller may see; it changes when a caregiver gains or loses access. */
 export function scopeFingerprint(scope: ReadScope): string {
-  const canonical = SYNCED_RESOURCES.map((resource) => `${resource}:${[...scope[resource]].sort().join(',')}`).join(';');
+  const canonical = SYNCED_RESOURCES.map(
+    (resource) => `${resource}:${[...scope[resource]].sort().join(',')}`,
+  ).join(';');
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 
@@ -146,14 +166,19 @@ export async function pullChanges(
   const fingerprint = scopeFingerprint(scope);
   return db.transaction(
     async (tx) => {
-      const [horizonRow] = await tx.select({ value: syncMeta.value }).from(syncMeta).where(eq(syncMeta.key, HORIZON_KEY));
+      const [horizonRow] = await tx
+        .select({ value: syncMeta.value })
+        .from(syncMeta)
+        .where(eq(syncMeta.key, HORIZON_KEY));
       const horizon = horizonRow?.value ?? 0;
       const scopeChanged = request.scope !== undefined && request.scope !== fingerprint;
-      if (cursor > 0 && (cursor < horizon || scopeChanged)) return { changes: [], cursor: 0, more: true, reset: true, scope: fingerprint };
+      if (cursor > 0 && (cursor < horizon || scopeChanged))
+        return { changes: [], cursor: 0, more: true, reset: true, scope: fingerprint };
       const visible: SQL[] = [];
       for (const resource of SYNCED_RESOURCES) {
         const patientIds = scope[resource];
-        if (patientIds.length > 0) visible.push(and(eq(records.resource, resource), inArray(records.patientId, patientIds)) as SQL);
+        if (patientIds.length > 0)
+          visible.push(and(eq(records.resource, resource), inArray(records.patientId, patientIds)) as SQL);
       }
       const rows =
         visible.length === 0
@@ -188,13 +213,19 @@ export async function pullChanges(
 export async function purgeTombstones(db: Database, before: Date): Promise<number> {
   return db.transaction(async (tx) => {
     const condition = and(isNotNull(records.deletedAt), lt(records.deletedAt, before));
-    const [newest] = await tx.select({ version: max(records.version) }).from(records).where(condition);
+    const [newest] = await tx
+      .select({ version: max(records.version) })
+      .from(records)
+      .where(condition);
     if (!newest?.version) return 0;
     const purged = await tx.delete(records).where(condition).returning({ id: records.id });
     await tx
       .insert(syncMeta)
       .values({ key: HORIZON_KEY, value: newest.version })
-      .onConflictDoUpdate({ target: syncMeta.key, set: { value: sql`greatest(${syncMeta.value}, ${newest.version})` } });
+      .onConflictDoUpdate({
+        target: syncMeta.key,
+        set: { value: sql`greatest(${syncMeta.value}, ${newest.version})` },
+      });
     return purged.length;
   });
 }

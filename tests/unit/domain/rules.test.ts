@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { ageFromBirthDate, formatDate, formatDateTime, greetingFor, isIsoDate, isNight } from '../../../src/domain/dates';
+import {
+  ageFromBirthDate,
+  formatDate,
+  formatDateTime,
+  greetingFor,
+  isIsoDate,
+  isNight,
+} from '../../../src/domain/dates';
 import { guessZipCountry } from '../../../src/domain/zip';
 import { spokenEmailToText } from '../../../src/domain/spoken-email';
 import { passwordSchema, PASSWORD_MESSAGES } from '../../../src/domain/password';
 import { messagesFromErrorBody } from '../../../src/domain/errors';
-import { CAREGIVER_PERMISSION_ROUTES, PERMISSIONS, requiredPermissionFor } from '../../../src/domain/permissions';
-import { AUTH_MESSAGES, changePasswordBodySchema, registerBodySchema, updateProfileFieldsSchema } from '../../../src/domain/auth';
+import {
+  CAREGIVER_PERMISSION_ROUTES,
+  PERMISSIONS,
+  requiredPermissionFor,
+} from '../../../src/domain/permissions';
+import {
+  AUTH_MESSAGES,
+  changePasswordBodySchema,
+  registerBodySchema,
+  updateProfileFieldsSchema,
+} from '../../../src/domain/auth';
 
-const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues[0]?.message;
+const firstMessage = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues[0]?.message;
 
 describe('dates', () => {
   it('formats with the display formats of SPEC section 9', () => {
@@ -25,20 +42,40 @@ describe('dates', () => {
   });
   it('greets Morning before 12, Afternoon before 18, otherwise Evening', () => {
     expect([0, 11, 12, 17, 18, 23].map(greetingFor)).toEqual([
-      'Good Morning', 'Good Morning', 'Good Afternoon', 'Good Afternoon', 'Good Evening', 'Good Evening',
+      'Good Morning',
+      'Good Morning',
+      'Good Afternoon',
+      'Good Afternoon',
+      'Good Evening',
+      'Good Evening',
     ]);
   });
   it('calls it night before 06:00 or after 18:00', () => {
-    expect([isNight(5, 59), isNight(6), isNight(18), isNight(18, 1), isNight(23)]).toEqual([true, false, false, true, true]);
+    expect([isNight(5, 59), isNight(6), isNight(18), isNight(18, 1), isNight(23)]).toEqual([
+      true,
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
   it('accepts only real YYYY-MM-DD dates', () => {
-    expect([isIsoDate('2026-02-28'), isIsoDate('2026-02-30'), isIsoDate('02/03/2026')]).toEqual([true, false, false]);
+    expect([isIsoDate('2026-02-28'), isIsoDate('2026-02-30'), isIsoDate('02/03/2026')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
 describe('zip code type guess', () => {
   it('5 digits is US, 6 is India, anything else none', () => {
-    expect([guessZipCountry('10001'), guessZipCountry(' 110001 '), guessZipCountry('1234'), guessZipCountry('ab123')]).toEqual(['US', 'IN', null, null]);
+    expect([
+      guessZipCountry('10001'),
+      guessZipCountry(' 110001 '),
+      guessZipCountry('1234'),
+      guessZipCountry('ab123'),
+    ]).toEqual(['US', 'IN', null, null]);
   });
 });
 
@@ -55,17 +92,31 @@ describe('password rules', () => {
     expect(firstMessage(passwordSchema.safeParse(''))).toBe(PASSWORD_MESSAGES.required);
     expect(firstMessage(passwordSchema.safeParse('ab1'))).toBe(PASSWORD_MESSAGES.tooShort);
     expect(firstMessage(passwordSchema.safeParse(`a1${'x'.repeat(127)}`))).toBe(PASSWORD_MESSAGES.tooLong);
-    expect(firstMessage(passwordSchema.safeParse('onlyletters'))).toBe(PASSWORD_MESSAGES.needsLetterAndNumber);
+    expect(firstMessage(passwordSchema.safeParse('onlyletters'))).toBe(
+      PASSWORD_MESSAGES.needsLetterAndNumber,
+    );
     expect(passwordSchema.safeParse('Healthy123').success).toBe(true);
   });
   it('checks the password change as a whole', () => {
-    const result = changePasswordBodySchema.safeParse({ old_password: 'Old12345', new_password: 'New12345', confirm_password: 'New12346' });
-    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([['confirm_password', PASSWORD_MESSAGES.mismatch]]);
+    const result = changePasswordBodySchema.safeParse({
+      old_password: 'Old12345',
+      new_password: 'New12345',
+      confirm_password: 'New12346',
+    });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['confirm_password', PASSWORD_MESSAGES.mismatch],
+    ]);
   });
 });
 
 describe('account contract', () => {
-  const valid = { name: 'Rosa', email: ' Rosa@Example.COM ', password: 'Healthy123', role: 'Patient', zip_code: '10001' };
+  const valid = {
+    name: 'Rosa',
+    email: ' Rosa@Example.COM ',
+    password: 'Healthy123',
+    role: 'Patient',
+    zip_code: '10001',
+  };
   it('normalises the e-mail and accepts both account types', () => {
     expect(registerBodySchema.parse(valid).email).toBe('rosa@example.com');
     expect(registerBodySchema.safeParse({ ...valid, role: 'Caregiver' }).success).toBe(true);
@@ -79,9 +130,16 @@ describe('account contract', () => {
     expect(firstMessage(registerBodySchema.safeParse({ ...valid, [field]: value }))).toBe(message);
   });
   it('checks profile fields against the option lists', () => {
-    expect(firstMessage(updateProfileFieldsSchema.safeParse({ gender: 'Robot' }))).toBe(AUTH_MESSAGES.genderInvalid);
-    expect(firstMessage(updateProfileFieldsSchema.safeParse({ birth_date: '2999-01-01' }))).toBe(AUTH_MESSAGES.birthDateFuture);
-    expect(updateProfileFieldsSchema.safeParse({ race: 'Native Hawaiian or Pacific Islander', gender: '' }).success).toBe(true);
+    expect(firstMessage(updateProfileFieldsSchema.safeParse({ gender: 'Robot' }))).toBe(
+      AUTH_MESSAGES.genderInvalid,
+    );
+    expect(firstMessage(updateProfileFieldsSchema.safeParse({ birth_date: '2999-01-01' }))).toBe(
+      AUTH_MESSAGES.birthDateFuture,
+    );
+    expect(
+      updateProfileFieldsSchema.safeParse({ race: 'Native Hawaiian or Pacific Islander', gender: '' })
+        .success,
+    ).toBe(true);
   });
 });
 
@@ -89,7 +147,9 @@ describe('error catalogue', () => {
   it('reads message, error, each msg of a list, and data.error; else the default text', () => {
     expect(messagesFromErrorBody({ message: 'Nope' })).toEqual(['Nope']);
     expect(messagesFromErrorBody({ error: 'Bad thing' })).toEqual(['Bad thing']);
-    expect(messagesFromErrorBody({ message: 'x', errors: [{ msg: 'A' }, { msg: 'B' }, { msg: 'A' }] })).toEqual(['A', 'B']);
+    expect(
+      messagesFromErrorBody({ message: 'x', errors: [{ msg: 'A' }, { msg: 'B' }, { msg: 'A' }] }),
+    ).toEqual(['A', 'B']);
     expect(messagesFromErrorBody({ data: { error: 'Nested' } })).toEqual(['Nested']);
     expect(messagesFromErrorBody('<html>')).toEqual(['Something went wrong']);
     expect(messagesFromErrorBody({})).toEqual(['Something went wrong']);
@@ -103,7 +163,12 @@ describe('permissions', () => {
   });
   it('maps each caregiver route to its Read permission', () => {
     expect(CAREGIVER_PERMISSION_ROUTES.map((route) => route.permission)).toEqual([
-      'ReadDoctor', 'ReadPharmacy', 'ReadLabReport', 'ReadAppointment', 'ReadPrescription', 'ReadMedicalHistory',
+      'ReadDoctor',
+      'ReadPharmacy',
+      'ReadLabReport',
+      'ReadAppointment',
+      'ReadPrescription',
+      'ReadMedicalHistory',
     ]);
     expect(requiredPermissionFor('/caregiver/appointments')).toBe('ReadAppointment');
     expect(requiredPermissionFor('/caregiver/dashboard')).toBeUndefined();

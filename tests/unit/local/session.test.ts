@@ -3,7 +3,8 @@ import { clearSession, readSession, storeSession, userIdFromToken } from '../../
 import { DB_PREFIX, deleteUserDbs, openUserDb, userDb } from '../../../src/local/db';
 import Dexie from 'dexie';
 
-const tokenFor = (sub: string) => `header.${btoa(JSON.stringify({ sub, tv: 0 })).replace(/=+$/, '')}.signature`;
+const tokenFor = (sub: string) =>
+  `header.${btoa(JSON.stringify({ sub, tv: 0 })).replace(/=+$/, '')}.signature`;
 
 afterEach(async () => {
   localStorage.clear();
@@ -23,7 +24,9 @@ describe('session', () => {
     localStorage.setItem('healthCheckinDone', 'true');
     localStorage.setItem('isSpeechEnabled', 'true');
     clearSession();
-    expect(['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key))).toEqual([null, null, null, null]);
+    expect(
+      ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),
+    ).toEqual([null, null, null, null]);
     expect(localStorage.getItem('isSpeechEnabled')).toBe('true');
     expect(readSession()).toBeNull();
   });

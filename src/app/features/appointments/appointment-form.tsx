@@ -18,7 +18,13 @@ import { useDoctors } from './use-appointments';
 // Create or edit an appointment. Saving writes to this device at once (online or not); the sync engine
 // sends it when it can, so the form never waits on the network.
 
-type Props = { patientId: string; caregiverId: string | null; editing: Appointment | null; onDone: (message: string) => void; onCancel: () => void };
+type Props = {
+  patientId: string;
+  caregiverId: string | null;
+  editing: Appointment | null;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+};
 
 function initialValues(editing: Appointment | null) {
   return {
@@ -49,14 +55,28 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
     event.preventDefault();
     const values = form.validate<AppointmentForm>();
     if (!values || attachmentError) return;
-    const fields = { ...values, appointment_date: localInputToIso(values.appointment_date) ?? '', doctor_id: values.doctor_id || null };
+    const fields = {
+      ...values,
+      appointment_date: localInputToIso(values.appointment_date) ?? '',
+      doctor_id: values.doctor_id || null,
+    };
     setBusy(true);
     try {
       // Only what the person changed in this form: another tab or device may have changed the rest.
       if (editing) {
-        const changes = changedFields(fields, { ...initial, appointment_date: editing.appointment_date, doctor_id: editing.doctor_id });
+        const changes = changedFields(fields, {
+          ...initial,
+          appointment_date: editing.appointment_date,
+          doctor_id: editing.doctor_id,
+        });
         await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
-      } else await addAppointment(userDb(), { ...fields, patient_id: patientId, caregiver_id: caregiverId, attachment });
+      } else
+        await addAppointment(userDb(), {
+          ...fields,
+          patient_id: patientId,
+          caregiver_id: caregiverId,
+          attachment,
+        });
       onDone(editing ? 'Appointment updated' : 'Appointment added');
     } finally {
       setBusy(false);
@@ -64,8 +84,18 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label={editing ? 'Edit appointment' : 'New appointment'} className="grid gap-x-4 sm:grid-cols-2">
-      <TextField label="Title" required placeholder="e.g. Cardiology check-up" {...form.field('appointment_title')} />
+    <form
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label={editing ? 'Edit appointment' : 'New appointment'}
+      className="grid gap-x-4 sm:grid-cols-2"
+    >
+      <TextField
+        label="Title"
+        required
+        placeholder="e.g. Cardiology check-up"
+        {...form.field('appointment_title')}
+      />
       <DateTimeField {...form.field('appointment_date')} />
       <SelectField
         label="Doctor"
@@ -73,12 +103,20 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
         options={doctors.map((doctor) => ({ value: doctor.id, label: doctor.name }))}
         {...form.field('doctor_id')}
       />
-      <SelectField label="Status" options={APPOINTMENT_STATUSES.map((status) => ({ value: status, label: status[0]?.toUpperCase() + status.slice(1) }))} {...form.field('status')} />
+      <SelectField
+        label="Status"
+        options={APPOINTMENT_STATUSES.map((status) => ({
+          value: status,
+          label: status[0]?.toUpperCase() + status.slice(1),
+        }))}
+        {...form.field('status')}
+      />
       <TextField label="Location" placeholder="Clinic, address or video link" {...form.field('location')} />
       <TextField label="Notes" placeholder="What to bring, questions to ask" {...form.field('notes')} />
       <div className="mb-4 sm:col-span-2">
         <label htmlFor="appointment-attachment" className="block text-sm font-medium text-slate-800">
-          {editing?.attachment_key ? 'Replace the attachment' : 'Attachment'} (a photo or PDF of a referral letter or appointment card)
+          {editing?.attachment_key ? 'Replace the attachment' : 'Attachment'} (a photo or PDF of a referral
+          letter or appointment card)
         </label>
         <input
           id="appointment-attachment"
@@ -107,17 +145,32 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   );
 }
 
-function changedFields<T extends Record<string, unknown>>(values: T, start: Record<string, unknown>): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([key, value]) => start[key] !== value)) as Partial<T>;
+function changedFields<T extends Record<string, unknown>>(
+  values: T,
+  start: Record<string, unknown>,
+): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([key, value]) => start[key] !== value),
+  ) as Partial<T>;
 }
 
 /** The date-time picker: the platform's own (works offline, on phones, with keyboard) in 30-minute steps. */
-function DateTimeField(props: { name: string; value: string; error?: string | undefined; onChange: (value: string) => void; onBlur: () => void }) {
+function DateTimeField(props: {
+  name: string;
+  value: string;
+  error?: string | undefined;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}) {
   const id = 'appointment-date';
   return (
     <div className="mb-4">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        Date and time<span aria-hidden="true" className="text-red-700"> *</span>
+        Date and time
+        <span aria-hidden="true" className="text-red-700">
+          {' '}
+          *
+        </span>
       </label>
       <input
         id={id}

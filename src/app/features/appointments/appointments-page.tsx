@@ -42,11 +42,15 @@ export function AppointmentsPage({ patientId, caregiverId, can }: Props) {
     <>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <PageTitle description="Your visits, on this device even without a signal.">Appointments</PageTitle>
-        {can.add && editing === null ? <Button onClick={() => setEditing('new')}>New appointment</Button> : null}
+        {can.add && editing === null ? (
+          <Button onClick={() => setEditing('new')}>New appointment</Button>
+        ) : null}
       </div>
       {editing !== null ? (
         <Card className="mb-8">
-          <h2 className="mb-4 text-lg font-semibold">{editing === 'new' ? 'New appointment' : 'Edit appointment'}</h2>
+          <h2 className="mb-4 text-lg font-semibold">
+            {editing === 'new' ? 'New appointment' : 'Edit appointment'}
+          </h2>
           <AppointmentFormPanel
             key={editing === 'new' ? 'new' : editing.id}
             patientId={patientId}
@@ -62,8 +66,24 @@ export function AppointmentsPage({ patientId, caregiverId, can }: Props) {
       ) : null}
       {lists ? (
         <>
-          <AppointmentList title="Upcoming" emptyText="No upcoming appointments." appointments={lists.upcoming} canEdit={can.edit} canDelete={can.delete} onEdit={setEditing} onDelete={setDeleting} />
-          <AppointmentList title="Past" emptyText="No past appointments." appointments={lists.past} canEdit={can.edit} canDelete={can.delete} onEdit={setEditing} onDelete={setDeleting} />
+          <AppointmentList
+            title="Upcoming"
+            emptyText="No upcoming appointments."
+            appointments={lists.upcoming}
+            canEdit={can.edit}
+            canDelete={can.delete}
+            onEdit={setEditing}
+            onDelete={setDeleting}
+          />
+          <AppointmentList
+            title="Past"
+            emptyText="No past appointments."
+            appointments={lists.past}
+            canEdit={can.edit}
+            canDelete={can.delete}
+            onEdit={setEditing}
+            onDelete={setDeleting}
+          />
         </>
       ) : null}
       <ConfirmDialog

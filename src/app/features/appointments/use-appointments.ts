@@ -7,7 +7,10 @@ import { hasUserDb, userDb, type LocalDoctor } from '../../../local/db';
 
 export type AppointmentLists = { upcoming: Appointment[]; past: Appointment[] };
 
-export function useAppointments(patientId: string | null, now = DateTime.now()): AppointmentLists | undefined {
+export function useAppointments(
+  patientId: string | null,
+  now = DateTime.now(),
+): AppointmentLists | undefined {
   const startOfToday = now.startOf('day').toUTC().toISO() ?? '';
   return useLiveQuery(async () => {
     if (!patientId || !hasUserDb()) return { upcoming: [], past: [] };
@@ -21,6 +24,10 @@ export function useAppointments(patientId: string | null, now = DateTime.now()):
 
 export function useDoctors(patientId: string | null): LocalDoctor[] {
   return (
-    useLiveQuery(async () => (patientId && hasUserDb() ? userDb().doctors.where('patient_id').equals(patientId).sortBy('name') : []), [patientId]) ?? []
+    useLiveQuery(
+      async () =>
+        patientId && hasUserDb() ? userDb().doctors.where('patient_id').equals(patientId).sortBy('name') : [],
+      [patientId],
+    ) ?? []
   );
 }

@@ -74,8 +74,16 @@ export function ForgotPassword({ onDone }: { onDone: () => void }) {
       ) : null}
       {step === 'otp' ? (
         <>
-          <p className="mb-3 text-sm text-slate-700">We sent a 6-digit code to {email}. It is valid for 10 minutes.</p>
-          <TextField label="6-digit code" inputMode="numeric" autoComplete="one-time-code" required {...otpStep.field('otp')} />
+          <p className="mb-3 text-sm text-slate-700">
+            We sent a 6-digit code to {email}. It is valid for 10 minutes.
+          </p>
+          <TextField
+            label="6-digit code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            {...otpStep.field('otp')}
+          />
         </>
       ) : null}
       {step === 'password' ? (

@@ -24,7 +24,10 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
     try {
       const profile = await signIn(body);
       toast.success('Logged in successfully');
-      await navigate({ to: profile.beta_policy_accepted_at ? homeFor(profile.role) : '/beta-user-policy', replace: true });
+      await navigate({
+        to: profile.beta_policy_accepted_at ? homeFor(profile.role) : '/beta-user-policy',
+        replace: true,
+      });
     } catch (error) {
       setFailure(errorMessages(error).join(' '));
     } finally {
@@ -35,7 +38,13 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign in">
       <TextField label="Email" type="email" autoComplete="email" required {...form.field('email')} />
-      <TextField label="Password" type="password" autoComplete="current-password" required {...form.field('password')} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        {...form.field('password')}
+      />
       {failure ? (
         <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800">
           {failure}
@@ -44,7 +53,11 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Signing in...' : 'Sign in'}
       </Button>
-      <button type="button" onClick={onForgotPassword} className="mt-4 block text-sm font-medium text-brand-800 underline">
+      <button
+        type="button"
+        onClick={onForgotPassword}
+        className="mt-4 block text-sm font-medium text-brand-800 underline"
+      >
         Forgot password?
       </button>
     </form>

@@ -8,7 +8,13 @@ import { Button } from '../../ui/button';
 import { useZodForm } from '../../ui/use-zod-form';
 
 export function SignUpForm() {
-  const form = useZodForm(registerBodySchema, { name: '', email: '', password: '', role: 'Patient', zip_code: '' });
+  const form = useZodForm(registerBodySchema, {
+    name: '',
+    email: '',
+    password: '',
+    role: 'Patient',
+    zip_code: '',
+  });
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -50,7 +56,13 @@ export function SignUpForm() {
         {...form.field('password')}
       />
       <SelectField label="Account type" required options={ACCOUNT_TYPES} {...form.field('role')} />
-      <TextField label="Zip code" autoComplete="postal-code" inputMode="numeric" required {...form.field('zip_code')} />
+      <TextField
+        label="Zip code"
+        autoComplete="postal-code"
+        inputMode="numeric"
+        required
+        {...form.field('zip_code')}
+      />
       {failure ? (
         <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800">
           {failure}

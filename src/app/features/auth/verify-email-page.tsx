@@ -12,7 +12,9 @@ export function VerifyEmailPage({ token }: { token: string }) {
     let live = true;
     verifyEmail(token)
       .then((message) => live && setState({ kind: 'done', message }))
-      .catch((error: unknown) => live && setState({ kind: 'failed', message: errorMessages(error).join(' ') }));
+      .catch(
+        (error: unknown) => live && setState({ kind: 'failed', message: errorMessages(error).join(' ') }),
+      );
     return () => {
       live = false;
     };

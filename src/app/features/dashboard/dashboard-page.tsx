@@ -9,7 +9,11 @@ export function DashboardPage() {
   const caregiver = session?.role === 'Caregiver';
   return (
     <>
-      <PageTitle description={caregiver ? 'Look after the people you care for.' : 'Everything about your health, in one place.'}>
+      <PageTitle
+        description={
+          caregiver ? 'Look after the people you care for.' : 'Everything about your health, in one place.'
+        }
+      >
         Dashboard
       </PageTitle>
       <Card>

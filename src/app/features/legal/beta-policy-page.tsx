@@ -1,6 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { BETA_POLICY_ACKNOWLEDGEMENTS, BETA_POLICY_MESSAGES, type BetaAcknowledgementKey } from '../../../domain/auth';
+import {
+  BETA_POLICY_ACKNOWLEDGEMENTS,
+  BETA_POLICY_MESSAGES,
+  type BetaAcknowledgementKey,
+} from '../../../domain/auth';
 import { formatDate } from '../../../domain/dates';
 import { acceptBetaPolicy } from '../../../local/account';
 import { errorMessages } from '../../../local/http';
@@ -34,7 +38,12 @@ export function BetaPolicyPage() {
     setBusy(true);
     setFailure(null);
     try {
-      const updated = await acceptBetaPolicy({ notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true });
+      const updated = await acceptBetaPolicy({
+        notHipaa: true,
+        notForMedicalDecisions: true,
+        dataMayBeDeleted: true,
+        agreeToPolicy: true,
+      });
       await navigate({ to: homeFor(updated.role), replace: true });
     } catch (error) {
       setFailure(errorMessages(error).join(' '));
@@ -49,9 +58,17 @@ export function BetaPolicyPage() {
       <Card className="max-w-3xl space-y-3 text-slate-800">
         <p>Thank you for trying Kincare during its beta. Please read this before you go on.</p>
         <ul className="list-disc space-y-2 pl-6">
-          <li>During the beta, Kincare is <strong>not HIPAA compliant</strong>. Do not store information you are not comfortable keeping in a beta service.</li>
-          <li>Kincare is <strong>not for medical decisions</strong>. It keeps your records; your doctor decides about your care.</li>
-          <li>Beta data <strong>may be deleted or migrated</strong> as the service changes.</li>
+          <li>
+            During the beta, Kincare is <strong>not HIPAA compliant</strong>. Do not store information you are
+            not comfortable keeping in a beta service.
+          </li>
+          <li>
+            Kincare is <strong>not for medical decisions</strong>. It keeps your records; your doctor decides
+            about your care.
+          </li>
+          <li>
+            Beta data <strong>may be deleted or migrated</strong> as the service changes.
+          </li>
         </ul>
         {accepted ? (
           <p role="status" className="rounded bg-brand-50 p-3 text-brand-900">
@@ -67,7 +84,9 @@ export function BetaPolicyPage() {
                     type="checkbox"
                     className="mt-1 h-5 w-5"
                     checked={ticked[item.key]}
-                    onChange={(event) => setTicked((previous) => ({ ...previous, [item.key]: event.target.checked }))}
+                    onChange={(event) =>
+                      setTicked((previous) => ({ ...previous, [item.key]: event.target.checked }))
+                    }
                   />
                   <span>{item.label}</span>
                 </label>

@@ -33,10 +33,33 @@ export function ChangePasswordForm() {
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Change password" className="grid gap-x-4 sm:grid-cols-3">
-      <TextField label="Old password" type="password" autoComplete="current-password" required {...form.field('old_password')} />
-      <TextField label="New password" type="password" autoComplete="new-password" required {...form.field('new_password')} />
-      <TextField label="Confirm password" type="password" autoComplete="new-password" required {...form.field('confirm_password')} />
+    <form
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label="Change password"
+      className="grid gap-x-4 sm:grid-cols-3"
+    >
+      <TextField
+        label="Old password"
+        type="password"
+        autoComplete="current-password"
+        required
+        {...form.field('old_password')}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...form.field('new_password')}
+      />
+      <TextField
+        label="Confirm password"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...form.field('confirm_password')}
+      />
       {failure ? (
         <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800 sm:col-span-3">
           {failure}

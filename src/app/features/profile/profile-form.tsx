@@ -55,13 +55,34 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Update profile" className="grid gap-x-4 sm:grid-cols-2">
+    <form
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label="Update profile"
+      className="grid gap-x-4 sm:grid-cols-2"
+    >
       <TextField label="Name" autoComplete="name" required {...form.field('name')} />
-      <TextField label="Zip code" autoComplete="postal-code" inputMode="numeric" required {...form.field('zip_code')} />
+      <TextField
+        label="Zip code"
+        autoComplete="postal-code"
+        inputMode="numeric"
+        required
+        {...form.field('zip_code')}
+      />
       <TextField label="Birth date" type="date" {...form.field('birth_date')} />
-      <SelectField label="Gender" placeholder="Choose..." options={asOptions(GENDERS)} {...form.field('gender')} />
+      <SelectField
+        label="Gender"
+        placeholder="Choose..."
+        options={asOptions(GENDERS)}
+        {...form.field('gender')}
+      />
       <SelectField label="Race" placeholder="Choose..." options={asOptions(RACES)} {...form.field('race')} />
-      <SelectField label="Ethnicity" placeholder="Choose..." options={asOptions(ETHNICITIES)} {...form.field('ethnicity')} />
+      <SelectField
+        label="Ethnicity"
+        placeholder="Choose..."
+        options={asOptions(ETHNICITIES)}
+        {...form.field('ethnicity')}
+      />
       <TextField label="Phone" type="tel" autoComplete="tel" {...form.field('phone')} />
       <TextField label="Address" autoComplete="street-address" {...form.field('address')} />
       <TextField label="City" autoComplete="address-level2" {...form.field('city')} />

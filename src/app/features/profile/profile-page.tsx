@@ -13,10 +13,19 @@ export function ProfilePage() {
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-1">
           <h2 className="mb-3 text-lg font-semibold">About you</h2>
-          {profile.photo_url ? <img src={profile.photo_url} alt="Your profile photo" className="mb-3 h-24 w-24 rounded-full object-cover" /> : null}
+          {profile.photo_url ? (
+            <img
+              src={profile.photo_url}
+              alt="Your profile photo"
+              className="mb-3 h-24 w-24 rounded-full object-cover"
+            />
+          ) : null}
           <dl className="space-y-2 text-sm">
             <Row term="Name" value={profile.name} />
-            <Row term="Account type" value={profile.role === 'Caregiver' ? 'Family and Caregiver' : profile.role} />
+            <Row
+              term="Account type"
+              value={profile.role === 'Caregiver' ? 'Family and Caregiver' : profile.role}
+            />
             <Row term="Email" value={profile.email} />
             <Row term="Zip code" value={profile.zip_code} />
             <Row term="Age" value={profile.age === null ? 'Not set' : String(profile.age)} />

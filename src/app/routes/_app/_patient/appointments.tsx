@@ -5,6 +5,12 @@ import { useProfile } from '../../../shell/use-session';
 export const Route = createFileRoute('/_app/_patient/appointments')({
   component: function PatientAppointments() {
     const profile = useProfile();
-    return <AppointmentsPage patientId={profile?.patient_id ?? null} caregiverId={null} can={{ add: true, edit: true, delete: true }} />;
+    return (
+      <AppointmentsPage
+        patientId={profile?.patient_id ?? null}
+        caregiverId={null}
+        can={{ add: true, edit: true, delete: true }}
+      />
+    );
   },
 });

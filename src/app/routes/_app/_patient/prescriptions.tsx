@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { UpcomingSection } from '../../../ui/upcoming-section';
 
-export const Route = createFileRoute('/_app/_patient/prescriptions')({ component: () => <UpcomingSection title="Prescriptions" /> });
+export const Route = createFileRoute('/_app/_patient/prescriptions')({
+  component: () => <UpcomingSection title="Prescriptions" />,
+});

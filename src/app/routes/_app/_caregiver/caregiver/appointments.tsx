@@ -13,7 +13,11 @@ export const Route = createFileRoute('/_app/_caregiver/caregiver/appointments')(
       <AppointmentsPage
         patientId={patientId}
         caregiverId={profile?.caregiver_id ?? null}
-        can={{ add: held.includes('AddAppointment'), edit: held.includes('EditAppointment'), delete: held.includes('DeleteAppointment') }}
+        can={{
+          add: held.includes('AddAppointment'),
+          edit: held.includes('EditAppointment'),
+          delete: held.includes('DeleteAppointment'),
+        }}
       />
     );
   },

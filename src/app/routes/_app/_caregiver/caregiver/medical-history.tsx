@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { UpcomingSection } from '../../../../ui/upcoming-section';
 
-export const Route = createFileRoute('/_app/_caregiver/caregiver/medical-history')({ component: () => <UpcomingSection title="Medical History" /> });
+export const Route = createFileRoute('/_app/_caregiver/caregiver/medical-history')({
+  component: () => <UpcomingSection title="Medical History" />,
+});
