@@ -155,3 +155,31 @@ test('an expired session (401) clears the session, goes to the root and says Una
     ),
   ).toEqual([null, null, null, null]);
 });
+
+test('after sign-in the app asks the browser to keep its data (persistent storage)', async ({
+  page,
+  request,
+}) => {
+  await page.addInitScript(() => {
+    const calls = { persist: 0 };
+    (window as unknown as { persistCalls: typeof calls }).persistCalls = calls;
+    navigator.storage.persisted = async () => false;
+    navigator.storage.persist = async () => {
+      calls.persist++;
+      return true;
+    };
+  });
+  const { email } = await createVerifiedUser(request, 'Patient');
+  await page.goto('/login');
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { persistCalls: { persist: number } }).persistCalls.persist,
+    ),
+  ).toBe(0);
+  await signInThroughUi(page, email);
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { persistCalls: { persist: number } }).persistCalls.persist),
+    )
+    .toBe(1);
+});
