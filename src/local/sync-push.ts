@@ -28,12 +28,12 @@ export function backoffMs(attempts: number, random = Math.random): number {
 
 const isRetryable = (status: number) => status >= 500 || status === 408 || status === 425 || status === 429;
 
-/** The oldest pending change: changes go out in the order they were made. */
+/**
+ * The oldest pending change: changes go out in the order they were made. IndexedDB orders entries with
+ * equal index keys by primary key, so the `status` index yields the lowest `seq` first, without a scan.
+ */
 async function nextPending(db: KincareDb): Promise<OutboxEntry | undefined> {
-  return db.outbox
-    .orderBy('seq')
-    .filter((entry) => entry.status === 'pending')
-    .first();
+  return db.outbox.where('status').equals('pending').first();
 }
 
 export async function push(
