@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILE_PHOTO_MAX_BYTES, PROFILE_PHOTO_TYPES } from './auth';
 
 // POST /api/upload-image?type= and GET /api/upload-image/preview_image (API.md).
 
@@ -11,9 +12,34 @@ export const UPLOAD_MESSAGES = {
   fileMissing: 'Choose a file to upload (form field "image").',
   fileType: 'Upload a photo (PNG, JPEG or WebP) or a PDF.',
   profileType: 'Profile photo must be a PNG, JPEG or WebP image.',
+  tooLarge: 'The file must be at most 10 MB.',
+  profileTooLarge: 'Profile photo must be at most 5 MB.',
   keyInvalid: 'The file key is not valid.',
   notFound: 'File not found.',
 } as const;
+
+const DOCUMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'] as const;
+
+/** What each kind of upload accepts (the server checks the real type by the file's first bytes). */
+export const ACCEPTED_UPLOAD_TYPES: Record<UploadType, readonly string[]> = {
+  lab: DOCUMENT_TYPES,
+  prescription: DOCUMENT_TYPES,
+  appointment: DOCUMENT_TYPES,
+  profile: PROFILE_PHOTO_TYPES,
+};
+
+/** The largest document the app lets a person choose; the server's UPLOAD_LIMIT_BYTES defaults to the same. */
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Why a chosen file cannot be uploaded as `type`, or null when it can. */
+export function uploadProblem(type: UploadType, file: { type: string; size: number }): string | null {
+  const profile = type === 'profile';
+  if (!ACCEPTED_UPLOAD_TYPES[type].includes(file.type))
+    return profile ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType;
+  if (file.size > (profile ? PROFILE_PHOTO_MAX_BYTES : UPLOAD_MAX_BYTES))
+    return profile ? UPLOAD_MESSAGES.profileTooLarge : UPLOAD_MESSAGES.tooLarge;
+  return null;
+}
 
 /** A stored file's key: `<type>/<32 hex>.<ext>` (the server's store checks it strictly too). */
 export const fileKeySchema = z

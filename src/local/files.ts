@@ -6,20 +6,6 @@ import { http, OFFLINE_MESSAGE } from './http';
 // Opening a stored file: while it is still only on this device (`blob:<id>`) from the blob store, with no
 // network; once uploaded, through a short-lived signed link from the server (online only).
 
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-export const ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'] as const;
-export const ATTACHMENT_MESSAGES = {
-  type: 'Attach a photo (PNG, JPEG or WebP) or a PDF.',
-  size: 'The file must be at most 10 MB.',
-} as const;
-
-/** Why this file cannot be attached, or null when it can. */
-export function attachmentProblem(file: { type: string; size: number }): string | null {
-  if (!(ATTACHMENT_TYPES as readonly string[]).includes(file.type)) return ATTACHMENT_MESSAGES.type;
-  if (file.size > ATTACHMENT_MAX_BYTES) return ATTACHMENT_MESSAGES.size;
-  return null;
-}
-
 export async function fileUrl(reference: string): Promise<string> {
   if (reference.startsWith(BLOB_REFERENCE_PREFIX)) {
     const stored = await userDb().blobs.get(reference.slice(BLOB_REFERENCE_PREFIX.length));

@@ -9,6 +9,7 @@ import {
   updateProfileResponseSchema,
 } from '../../domain/auth';
 import { errorBodySchema } from '../../domain/errors';
+import { UPLOAD_MESSAGES } from '../../domain/uploads';
 import { HttpError } from '../plugins/errors';
 import { detectFileType } from '../services/file-type';
 import { saveProfileChanges, type ProfileChanges } from '../services/profile';
@@ -18,8 +19,8 @@ import { requireProfile, signedIn } from './auth-common';
 // optional `photo` file. Everything is checked before anything is stored, so a bad field saves nothing.
 
 export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully';
-export const PHOTO_TYPE_MESSAGE = 'Profile photo must be a PNG, JPEG or WebP image.';
-export const PHOTO_SIZE_MESSAGE = 'Profile photo must be at most 5 MB.';
+export const PHOTO_TYPE_MESSAGE = UPLOAD_MESSAGES.profileType;
+export const PHOTO_SIZE_MESSAGE = UPLOAD_MESSAGES.profileTooLarge;
 export const NOT_MULTIPART_MESSAGE = 'Send the profile as a multipart form.';
 export const ONLY_PHOTO_MESSAGE = 'Only a profile photo can be uploaded here.';
 const PHOTO_FIELD = 'photo';

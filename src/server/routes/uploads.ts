@@ -4,13 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
 import { IDEMPOTENCY_HEADER } from '../../domain/sync';
 import {
+  ACCEPTED_UPLOAD_TYPES,
   previewQuerySchema,
   previewResponseSchema,
   UPLOAD_MESSAGES,
   uploadQuerySchema,
   uploadResponseSchema,
   type UploadResponse,
-  type UploadType,
 } from '../../domain/uploads';
 import { records, uploads } from '../db/schema';
 import type { Database } from '../db/client';
@@ -19,7 +19,7 @@ import { mayActOn } from '../services/access';
 import { RESOURCE_READ_PERMISSION } from '../../domain/permissions';
 import type { SyncedResource } from '../../domain/sync';
 import { HttpError } from '../plugins/errors';
-import { detectFileType, type DetectedFileType } from '../services/file-type';
+import { detectFileType } from '../services/file-type';
 import { runIdempotent } from '../services/idempotency';
 import { mutationHeadersSchema } from './idempotent';
 
@@ -28,12 +28,6 @@ import { mutationHeadersSchema } from './idempotent';
 // Idempotency-Key (the sync engine sends one per file chosen offline) a repeated upload stores nothing
 // new and answers the same key. GET /api/upload-image/preview_image gives the owner a fresh signed link.
 
-const ALLOWED: Record<UploadType, readonly DetectedFileType[]> = {
-  lab: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
-  prescription: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
-  profile: ['image/png', 'image/jpeg', 'image/webp'],
-  appointment: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
-};
 const FILE_FIELD = 'image';
 const errors = {
   400: errorBodySchema,
@@ -77,7 +71,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const bytes = await part.toBuffer();
       const type = request.query.type;
       const contentType = detectFileType(bytes);
-      if (!contentType || !ALLOWED[type].includes(contentType)) {
+      if (!contentType || !ACCEPTED_UPLOAD_TYPES[type].includes(contentType)) {
         throw new HttpError(415, type === 'profile' ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType);
       }
       const header = request.headers[IDEMPOTENCY_HEADER];

@@ -10,6 +10,7 @@ import {
 } from '../../../src/domain/dates';
 import { guessZipCountry } from '../../../src/domain/zip';
 import { spokenEmailToText } from '../../../src/domain/spoken-email';
+import { UPLOAD_MESSAGES, uploadProblem } from '../../../src/domain/uploads';
 import { passwordSchema, PASSWORD_MESSAGES } from '../../../src/domain/password';
 import { messagesFromErrorBody } from '../../../src/domain/errors';
 import {
@@ -172,5 +173,19 @@ describe('permissions', () => {
     ]);
     expect(requiredPermissionFor('/caregiver/appointments')).toBe('ReadAppointment');
     expect(requiredPermissionFor('/caregiver/dashboard')).toBeUndefined();
+  });
+});
+
+describe('uploads', () => {
+  it('accepts photos and PDFs for documents, photos only for a profile, within each limit', () => {
+    expect(uploadProblem('appointment', { type: 'application/pdf', size: 1000 })).toBeNull();
+    expect(uploadProblem('lab', { type: 'text/plain', size: 10 })).toBe(UPLOAD_MESSAGES.fileType);
+    expect(uploadProblem('lab', { type: 'image/png', size: 10 * 1024 * 1024 + 1 })).toBe(
+      UPLOAD_MESSAGES.tooLarge,
+    );
+    expect(uploadProblem('profile', { type: 'application/pdf', size: 10 })).toBe(UPLOAD_MESSAGES.profileType);
+    expect(uploadProblem('profile', { type: 'image/jpeg', size: 5 * 1024 * 1024 + 1 })).toBe(
+      UPLOAD_MESSAGES.profileTooLarge,
+    );
   });
 });

@@ -8,7 +8,7 @@ import {
   type AppointmentForm,
 } from '../../../domain/appointments';
 import { addAppointment, editAppointment, type Attachment } from '../../../local/appointments';
-import { attachmentProblem } from '../../../local/files';
+import { uploadProblem } from '../../../domain/uploads';
 import { userDb } from '../../../local/db';
 import { SelectField, TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
@@ -46,7 +46,7 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const [attachmentError, setAttachmentError] = useState<string | null>(null);
 
   const chooseFile = (file: File | undefined) => {
-    const problem = file ? attachmentProblem(file) : null;
+    const problem = file ? uploadProblem('appointment', file) : null;
     setAttachmentError(problem);
     setAttachment(file && !problem ? { blob: file, name: file.name } : null);
   };
