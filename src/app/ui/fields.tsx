@@ -58,6 +58,7 @@ export function TextField(
     type?: 'text' | 'email' | 'password' | 'date' | 'tel' | 'datetime-local';
     autoComplete?: string;
     placeholder?: string;
+    step?: number;
     inputMode?: 'numeric' | 'text' | 'email' | 'tel';
   },
 ) {
@@ -73,6 +74,7 @@ export function TextField(
         placeholder={props.placeholder}
         autoComplete={props.autoComplete}
         inputMode={props.inputMode}
+        step={props.step}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy}
         aria-required={props.required ? true : undefined}
@@ -107,6 +109,30 @@ export function SelectField(
           </option>
         ))}
       </select>
+    </FieldFrame>
+  );
+}
+
+/** A file chooser with its label and error; `onChoose` gets the chosen file (or undefined when cleared). */
+export function FileField(props: {
+  label: string;
+  accept: string;
+  error?: string | null | undefined;
+  hint?: string;
+  onChoose: (file: File | undefined) => void;
+}) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={props.label} error={props.error ?? undefined} hint={props.hint}>
+      <input
+        id={id}
+        type="file"
+        accept={props.accept}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
+        onChange={(event) => props.onChoose(event.target.files?.[0])}
+        className="mt-1 block text-sm"
+      />
     </FieldFrame>
   );
 }

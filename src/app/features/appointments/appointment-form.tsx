@@ -8,9 +8,11 @@ import {
   type AppointmentForm,
 } from '../../../domain/appointments';
 import { addAppointment, editAppointment, type Attachment } from '../../../local/appointments';
-import { uploadProblem } from '../../../domain/uploads';
+import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';
 import { userDb } from '../../../local/db';
-import { SelectField, TextField } from '../../ui/fields';
+import { FileField, SelectField, TextField } from '../../ui/fields';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { Button } from '../../ui/button';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useDoctors } from './use-appointments';
@@ -41,7 +43,7 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const [initial] = useState(() => initialValues(editing));
   const form = useZodForm(appointmentFormSchema, initial);
   const doctors = useDoctors(patientId);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
   const [attachment, setAttachment] = useState<Attachment | null>(null);
   const [attachmentError, setAttachmentError] = useState<string | null>(null);
 
@@ -60,8 +62,7 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
       appointment_date: localInputToIso(values.appointment_date) ?? '',
       doctor_id: values.doctor_id || null,
     };
-    setBusy(true);
-    try {
+    await run(async () => {
       // Only what the person changed in this form: another tab or device may have changed the rest.
       if (editing) {
         const changes = changedFields(fields, {
@@ -70,17 +71,16 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
           doctor_id: editing.doctor_id,
         });
         await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
-      } else
+      } else {
         await addAppointment(userDb(), {
           ...fields,
           patient_id: patientId,
           caregiver_id: caregiverId,
           attachment,
         });
+      }
       onDone(editing ? 'Appointment updated' : 'Appointment added');
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -96,7 +96,14 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
         placeholder="e.g. Cardiology check-up"
         {...form.field('appointment_title')}
       />
-      <DateTimeField {...form.field('appointment_date')} />
+      {/* The platform's own picker: works offline, on phones and with a keyboard, in 30-minute steps. */}
+      <TextField
+        label="Date and time"
+        type="datetime-local"
+        step={1800}
+        required
+        {...form.field('appointment_date')}
+      />
       <SelectField
         label="Doctor"
         placeholder={doctors.length === 0 ? 'No doctors added yet' : '--- Select Doctor ---'}
@@ -113,26 +120,15 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
       />
       <TextField label="Location" placeholder="Clinic, address or video link" {...form.field('location')} />
       <TextField label="Notes" placeholder="What to bring, questions to ask" {...form.field('notes')} />
-      <div className="mb-4 sm:col-span-2">
-        <label htmlFor="appointment-attachment" className="block text-sm font-medium text-slate-800">
-          {editing?.attachment_key ? 'Replace the attachment' : 'Attachment'} (a photo or PDF of a referral
-          letter or appointment card)
-        </label>
-        <input
-          id="appointment-attachment"
-          type="file"
-          accept="image/png,image/jpeg,image/webp,application/pdf"
-          aria-invalid={attachmentError ? true : undefined}
-          aria-describedby={attachmentError ? 'appointment-attachment-error' : undefined}
-          onChange={(event) => chooseFile(event.target.files?.[0])}
-          className="mt-1 block text-sm"
+      <div className="sm:col-span-2">
+        <FileField
+          label={`${editing?.attachment_key ? 'Replace the attachment' : 'Attachment'} (a photo or PDF of a referral letter or appointment card)`}
+          accept={ACCEPTED_UPLOAD_TYPES.appointment.join(',')}
+          error={attachmentError}
+          onChoose={chooseFile}
         />
-        {attachmentError ? (
-          <p id="appointment-attachment-error" role="alert" className="mt-1 text-sm text-red-700">
-            {attachmentError}
-          </p>
-        ) : null}
       </div>
+      <FormAlert message={failure} className="sm:col-span-2" />
       <div className="flex gap-3 sm:col-span-2">
         <Button type="submit" disabled={busy}>
           {editing ? 'Save changes' : 'Add appointment'}
@@ -152,44 +148,4 @@ function changedFields<T extends Record<string, unknown>>(
   return Object.fromEntries(
     Object.entries(values).filter(([key, value]) => start[key] !== value),
   ) as Partial<T>;
-}
-
-/** The date-time picker: the platform's own (works offline, on phones, with keyboard) in 30-minute steps. */
-function DateTimeField(props: {
-  name: string;
-  value: string;
-  error?: string | undefined;
-  onChange: (value: string) => void;
-  onBlur: () => void;
-}) {
-  const id = 'appointment-date';
-  return (
-    <div className="mb-4">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        Date and time
-        <span aria-hidden="true" className="text-red-700">
-          {' '}
-          *
-        </span>
-      </label>
-      <input
-        id={id}
-        name={props.name}
-        type="datetime-local"
-        step={1800}
-        value={props.value}
-        aria-required
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${id}-error` : undefined}
-        onChange={(event) => props.onChange(event.target.value)}
-        onBlur={props.onBlur}
-        className={`mt-1 block w-full rounded-md border px-3 py-2 text-base ${props.error ? 'border-red-600' : 'border-slate-400'}`}
-      />
-      {props.error ? (
-        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700">
-          {props.error}
-        </p>
-      ) : null}
-    </div>
-  );
 }

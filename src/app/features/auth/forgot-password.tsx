@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { forgotPasswordBodySchema, otpSchema } from '../../../domain/auth';
 import { passwordSchema } from '../../../domain/password';
 import { requestPasswordReset, resetPassword, verifyOtp } from '../../../local/account';
-import { errorMessages } from '../../../local/http';
 import { TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
 
 // Forgot password: e-mail -> 6-digit code -> new password (SPEC section 7; toasts of section 8).
@@ -18,23 +19,10 @@ const passwordForm = z.object({ newPassword: passwordSchema });
 export function ForgotPassword({ onDone }: { onDone: () => void }) {
   const [step, setStep] = useState<Step>('email');
   const [email, setEmail] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
   const emailStep = useZodForm(forgotPasswordBodySchema, { email: '' });
   const otpStep = useZodForm(otpForm, { otp: '' });
   const passwordStep = useZodForm(passwordForm, { newPassword: '' });
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await action();
-    } catch (error) {
-      setFailure(errorMessages(error).join(' '));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -96,11 +84,7 @@ export function ForgotPassword({ onDone }: { onDone: () => void }) {
           {...passwordStep.field('newPassword')}
         />
       ) : null}
-      {failure ? (
-        <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800">
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert message={failure} />
       <div className="flex gap-3">
         <Button type="submit" disabled={busy}>
           {step === 'email' ? 'Send code' : step === 'otp' ? 'Verify code' : 'Set new password'}

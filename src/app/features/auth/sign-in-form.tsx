@@ -1,38 +1,32 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import toast from 'react-hot-toast';
 import { loginBodySchema, type LoginBody } from '../../../domain/auth';
 import { signIn } from '../../../local/account';
-import { errorMessages } from '../../../local/http';
 import { TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
 import { homeFor } from '../../shell/guards';
 
 export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void }) {
   const navigate = useNavigate();
   const form = useZodForm(loginBodySchema, { email: '', password: '' });
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body = form.validate<LoginBody>();
     if (!body) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const profile = await signIn(body);
       toast.success('Logged in successfully');
       await navigate({
         to: profile.beta_policy_accepted_at ? homeFor(profile.role) : '/beta-user-policy',
         replace: true,
       });
-    } catch (error) {
-      setFailure(errorMessages(error).join(' '));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -45,11 +39,7 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
         required
         {...form.field('password')}
       />
-      {failure ? (
-        <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800">
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert message={failure} />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Signing in...' : 'Sign in'}
       </Button>

@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { registerBodySchema, type RegisterBody } from '../../../domain/auth';
 import { ACCOUNT_TYPES } from '../../../domain/options';
 import { register } from '../../../local/account';
-import { errorMessages, fieldErrors } from '../../../local/http';
+import { fieldErrors } from '../../../local/http';
 import { SelectField, TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
 
 export function SignUpForm() {
@@ -15,24 +17,19 @@ export function SignUpForm() {
     role: 'Patient',
     zip_code: '',
   });
-  const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body = form.validate<RegisterBody>();
     if (!body) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      setDone(await register(body));
-    } catch (error) {
-      form.setServerErrors(fieldErrors(error));
-      setFailure(errorMessages(error).join(' '));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        setDone(await register(body));
+      },
+      (error) => form.setServerErrors(fieldErrors(error)),
+    );
   };
 
   if (done) {
@@ -63,11 +60,7 @@ export function SignUpForm() {
         required
         {...form.field('zip_code')}
       />
-      {failure ? (
-        <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800">
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert message={failure} />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Creating your account...' : 'Create account'}
       </Button>

@@ -7,8 +7,9 @@ import {
 } from '../../../domain/auth';
 import { formatDate } from '../../../domain/dates';
 import { acceptBetaPolicy } from '../../../local/account';
-import { errorMessages } from '../../../local/http';
 import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { Card, PageTitle } from '../../ui/page';
 import { homeFor } from '../../shell/guards';
 import { useProfile } from '../../shell/use-session';
@@ -25,8 +26,7 @@ export function BetaPolicyPage() {
     dataMayBeDeleted: false,
     agreeToPolicy: false,
   });
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const accepted = profile?.beta_policy_accepted_at;
 
   const submit = async (event: FormEvent) => {
@@ -35,9 +35,7 @@ export function BetaPolicyPage() {
       setFailure(BETA_POLICY_MESSAGES.allRequired);
       return;
     }
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const updated = await acceptBetaPolicy({
         notHipaa: true,
         notForMedicalDecisions: true,
@@ -45,11 +43,7 @@ export function BetaPolicyPage() {
         agreeToPolicy: true,
       });
       await navigate({ to: homeFor(updated.role), replace: true });
-    } catch (error) {
-      setFailure(errorMessages(error).join(' '));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -92,11 +86,7 @@ export function BetaPolicyPage() {
                 </label>
               ))}
             </fieldset>
-            {failure ? (
-              <p role="alert" className="mt-4 rounded bg-red-50 p-3 text-sm text-red-800">
-                {failure}
-              </p>
-            ) : null}
+            <FormAlert message={failure} className="mt-4" />
             <Button type="submit" className="mt-4" disabled={busy}>
               I agree
             </Button>

@@ -1,35 +1,32 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { changePasswordBodySchema, type ChangePasswordBody } from '../../../domain/auth';
 import { changePassword } from '../../../local/account';
-import { errorMessages, fieldErrors } from '../../../local/http';
+import { fieldErrors } from '../../../local/http';
 import { TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
 
 const EMPTY = { old_password: '', new_password: '', confirm_password: '' };
 
 export function ChangePasswordForm() {
   const form = useZodForm(changePasswordBodySchema, EMPTY);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body = form.validate<ChangePasswordBody>();
     if (!body) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      await changePassword(body);
-      form.reset(EMPTY);
-      toast.success('Password changed successfully');
-    } catch (error) {
-      form.setServerErrors(fieldErrors(error));
-      setFailure(errorMessages(error).join(' '));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await changePassword(body);
+        form.reset(EMPTY);
+        toast.success('Password changed successfully');
+      },
+      (error) => form.setServerErrors(fieldErrors(error)),
+    );
   };
 
   return (
@@ -60,11 +57,7 @@ export function ChangePasswordForm() {
         required
         {...form.field('confirm_password')}
       />
-      {failure ? (
-        <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800 sm:col-span-3">
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert message={failure} className="sm:col-span-3" />
       <div className="sm:col-span-3">
         <Button type="submit" disabled={busy}>
           {busy ? 'Changing...' : 'Change password'}

@@ -3,9 +3,12 @@ import toast from 'react-hot-toast';
 import { updateProfileFieldsSchema, type Profile, type UpdateProfileFields } from '../../../domain/auth';
 import { ETHNICITIES, GENDERS, RACES } from '../../../domain/options';
 import { updateProfile } from '../../../local/account';
-import { errorMessages, fieldErrors } from '../../../local/http';
-import { SelectField, TextField } from '../../ui/fields';
+import { fieldErrors } from '../../../local/http';
+import { FileField, SelectField, TextField } from '../../ui/fields';
+import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';
 import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/form-alert';
+import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
 
 const asOptions = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
@@ -28,30 +31,26 @@ function valuesOf(profile: Profile) {
 export function ProfileForm({ profile }: { profile: Profile }) {
   const form = useZodForm(updateProfileFieldsSchema, valuesOf(profile));
   const [photo, setPhoto] = useState<File | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const fields = form.validate<UpdateProfileFields>();
-    if (!fields) return;
+    if (!fields || photoError) return;
     if (!navigator.onLine) {
       setFailure('You are offline. Updating your profile needs a connection.');
       return;
     }
-    setBusy(true);
-    setFailure(null);
-    try {
-      const updated = await updateProfile(fields, photo);
-      form.reset(valuesOf(updated));
-      setPhoto(null);
-      toast.success('Profile updated successfully');
-    } catch (error) {
-      form.setServerErrors(fieldErrors(error));
-      setFailure(errorMessages(error).join(' '));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const updated = await updateProfile(fields, photo);
+        form.reset(valuesOf(updated));
+        setPhoto(null);
+        toast.success('Profile updated successfully');
+      },
+      (error) => form.setServerErrors(fieldErrors(error)),
+    );
   };
 
   return (
@@ -87,23 +86,19 @@ export function ProfileForm({ profile }: { profile: Profile }) {
       <TextField label="Address" autoComplete="street-address" {...form.field('address')} />
       <TextField label="City" autoComplete="address-level2" {...form.field('city')} />
       <TextField label="State" autoComplete="address-level1" {...form.field('state')} />
-      <div className="mb-4 sm:col-span-2">
-        <label htmlFor="profile-photo" className="block text-sm font-medium text-slate-800">
-          Profile photo (PNG, JPEG or WebP, at most 5 MB)
-        </label>
-        <input
-          id="profile-photo"
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          className="mt-1 block text-sm"
-          onChange={(event) => setPhoto(event.target.files?.[0] ?? null)}
+      <div className="sm:col-span-2">
+        <FileField
+          label="Profile photo (PNG, JPEG or WebP, at most 5 MB)"
+          accept={ACCEPTED_UPLOAD_TYPES.profile.join(',')}
+          error={photoError}
+          onChoose={(file) => {
+            const problem = file ? uploadProblem('profile', file) : null;
+            setPhotoError(problem);
+            setPhoto(file && !problem ? file : null);
+          }}
         />
       </div>
-      {failure ? (
-        <p role="alert" className="mb-4 rounded bg-red-50 p-3 text-sm text-red-800 sm:col-span-2">
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert message={failure} className="sm:col-span-2" />
       <div className="sm:col-span-2">
         <Button type="submit" disabled={busy}>
           {busy ? 'Saving...' : 'Save profile'}
