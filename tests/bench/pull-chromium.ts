@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { makeAccount, startServer } from '../sync/harness';
 import { PULL_PAGE } from '../../src/local/sync-pull';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const PAGE = Number(process.env.BENCH_PAGE ?? PULL_PAGE);
@@ -32,16 +33,8 @@ if (!code) throw new Error('the benchmark bundle is empty');
 
 const server = await startServer();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  executablePath: CHROMIUM_PATH,
+  args: CHROMIUM_ARGS,
 });
 try {
   const patient = await makeAccount(server, 'Patient');

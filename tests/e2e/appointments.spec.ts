@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { TINY_PNG } from '../fixtures/images';
 import {
   addAppointmentThroughUi,
   createVerifiedUser,
@@ -159,11 +160,6 @@ test('delete asks for confirmation', async ({ page, request }) => {
   await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(0);
 });
 
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082',
-  'hex',
-);
-
 test('a file attached offline opens from the device, and is uploaded before the appointment on reconnect', async ({
   page,
   context,
@@ -182,7 +178,7 @@ test('a file attached offline opens from the device, and is uploaded before the 
   await expect(form.getByText('Upload a photo (PNG, JPEG or WebP) or a PDF.')).toBeVisible();
   await form
     .getByLabel(/^Attachment/)
-    .setInputFiles({ name: 'referral.png', mimeType: 'image/png', buffer: PNG });
+    .setInputFiles({ name: 'referral.png', mimeType: 'image/png', buffer: TINY_PNG });
   await form.getByRole('textbox', { name: 'Title' }).fill('Dermatology referral');
   await form.getByLabel('Date and time').fill('2027-02-01T14:00');
   await form.getByRole('button', { name: 'Add appointment' }).click();

@@ -16,7 +16,9 @@ test('the profile page shows and updates the profile, and changes the password',
   await form.getByLabel('Phone').fill('12');
   await form.getByRole('button', { name: 'Save profile' }).click();
   await expect(form.getByText('Enter a valid phone number (10 to 15 digits).')).toBeVisible();
-  await form.getByLabel(/^Profile photo/).setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+  await form
+    .getByLabel(/^Profile photo/)
+    .setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
   await expect(form.getByText('Profile photo must be a PNG, JPEG or WebP image.')).toBeVisible();
   await form.getByLabel(/^Profile photo/).setInputFiles([]);
   await expect(form.getByText('Profile photo must be a PNG, JPEG or WebP image.')).toBeHidden();

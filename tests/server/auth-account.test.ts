@@ -8,7 +8,7 @@ import {
   createUser,
   lastMailTo,
   readMailbox,
-  resetAll,
+  resetDatabase,
   startTestApp,
   TEST_PASSWORD,
   verificationTokenIn,
@@ -20,7 +20,7 @@ beforeAll(async () => {
   ctx = await startTestApp();
 });
 afterAll(async () => ctx.close());
-beforeEach(async () => resetAll(ctx));
+beforeEach(async () => resetDatabase(ctx));
 
 const validBody = {
   name: 'Asha Rao',

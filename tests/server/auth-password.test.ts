@@ -8,7 +8,7 @@ import {
   createUser,
   lastMailTo,
   readMailbox,
-  resetAll,
+  resetDatabase,
   resetCodeIn,
   startTestApp,
   TEST_PASSWORD,
@@ -22,7 +22,7 @@ beforeAll(async () => {
   ctx = await startTestApp({ RATE_LIMIT_OTP_PER_MINUTE: '100', RATE_LIMIT_LOGIN_PER_MINUTE: '100' });
 });
 afterAll(async () => ctx.close());
-beforeEach(async () => resetAll(ctx));
+beforeEach(async () => resetDatabase(ctx));
 
 const NEW_PASSWORD = 'brand-new-pass-2';
 

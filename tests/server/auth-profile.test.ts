@@ -14,13 +14,13 @@ import {
   bearer,
   createUser,
   multipartForm,
-  resetAll,
+  resetDatabase,
   startTestApp,
-  TINY_PNG,
   type FormFile,
   type TestContext,
   type TestUser,
 } from './helpers';
+import { TINY_PNG } from '../fixtures/images';
 
 let ctx: TestContext;
 let user: TestUser;
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 beforeEach(async () => {
-  await resetAll(ctx);
+  await resetDatabase(ctx);
   for (const file of storedProfilePhotos()) rmSync(join(profileFolder(), file));
   user = await createUser(ctx, { name: 'Maya Patel', zip_code: '10001' });
 });

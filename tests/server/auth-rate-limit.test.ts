@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/domain/auth';
-import { bearer, createUser, resetAll, startTestApp, TEST_PASSWORD, type TestContext } from './helpers';
+import { bearer, createUser, resetDatabase, startTestApp, TEST_PASSWORD, type TestContext } from './helpers';
 
 // The limits count per IP and e-mail (per account for change-password), per route, for one minute.
 // Each test uses e-mails of its own, because the counters live in memory for the app's lifetime.
@@ -10,7 +10,7 @@ beforeAll(async () => {
   ctx = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '3', RATE_LIMIT_OTP_PER_MINUTE: '3' });
 });
 afterAll(async () => ctx.close());
-beforeEach(async () => resetAll(ctx));
+beforeEach(async () => resetDatabase(ctx));
 
 function post(url: string, payload: Record<string, unknown>) {
   return ctx.app.inject({ method: 'POST', url: `/api/auth/${url}`, payload });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/domain/auth';
 import { careLinks, caregivers, patients } from '../../src/server/db/schema';
-import { bearer, createUser, resetAll, startTestApp, type TestContext, type TestUser } from './helpers';
+import { bearer, createUser, resetDatabase, startTestApp, type TestContext, type TestUser } from './helpers';
 
 let ctx: TestContext;
 let patient: TestUser;
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 beforeEach(async () => {
-  await resetAll(ctx);
+  await resetDatabase(ctx);
   patient = await createUser(ctx, { name: 'Pat Patient', role: 'Patient' });
   caregiver = await createUser(ctx, { name: 'Cara Giver', role: 'Caregiver' });
 });

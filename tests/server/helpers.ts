@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -178,19 +178,4 @@ export function multipartForm(
     payload: Buffer.concat(chunks),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
-}
-
-/** A real 1x1 PNG (signature, IHDR, IDAT, IEND), small enough to read in a test. */
-export const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-/**
- * resetDatabase() plus an empty mailbox folder: resetDatabase removes DATA_DIR/mail, and the mail plugin
- * only creates it at start, so without this every mail after the first reset would fail to write.
- */
-export async function resetAll(ctx: TestContext): Promise<void> {
-  await resetDatabase(ctx);
-  mkdirSync(mailDirFor(ctx.dataDir), { recursive: true });
 }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_LINK_INVALID } from '../../src/server/plugins/storage';
-import { startTestApp, TINY_PNG, type TestContext } from './helpers';
+import { startTestApp, type TestContext } from './helpers';
+import { TINY_PNG } from '../fixtures/images';
 
 let ctx: TestContext;
 beforeAll(async () => {

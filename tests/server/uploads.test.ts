@@ -4,7 +4,8 @@ import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
 import { UPLOAD_MESSAGES } from '../../src/domain/uploads';
 import { uploads } from '../../src/server/db/schema';
 import { removeOrphanAttachments } from '../../src/server/services/orphan-files';
-import { multipartForm, resetDatabase, startTestApp, TINY_PNG, type TestContext } from './helpers';
+import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
+import { TINY_PNG } from '../fixtures/images';
 import { as, link, makePerson, type Person } from './fixtures';
 
 let ctx: TestContext;

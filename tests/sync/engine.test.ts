@@ -5,6 +5,7 @@ import { pull } from '../../src/local/sync-pull';
 import { push, backoffMs, MAX_SERVER_FAILURES } from '../../src/local/sync-push';
 import { purgeTombstones } from '../../src/server/services/records';
 import { careLinks, records, uploads } from '../../src/server/db/schema';
+import { TINY_PNG } from '../fixtures/images';
 import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
 
 let server: Server;
@@ -268,19 +269,15 @@ describe('sync engine: resets, access changes, server failures', () => {
 });
 
 describe('blob store', () => {
-  const PNG = Uint8Array.from(
-    Buffer.from(
-      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a50000000049454e44ae426082',
-      'hex',
-    ),
-  );
-
   it('uploads a file chosen offline once, before the change that references it, and keeps it until then', async () => {
     const phone = await makeDevice(server, patient, 'blob1');
     phone.network.online = false;
     const id = await addAppointment(phone.db, {
       ...visit(patient, 'Referral'),
-      attachment: { blob: new Blob([PNG], { type: 'image/png' }), name: 'referral.png' },
+      attachment: {
+        blob: new Blob([Uint8Array.from(TINY_PNG)], { type: 'image/png' }),
+        name: 'referral.png',
+      },
     });
     const local = await phone.db.appointments.get(id);
     expect(local?.attachment_key).toMatch(/^blob:/);

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/client';
 import { buildApp } from '../../src/server/app';
-import { caregivers, careLinks, patients, users } from '../../src/server/db/schema';
+import { insertCareLink, insertPerson, type Person } from '../fixtures/people';
 import { KincareDb } from '../../src/local/db';
 import { createTransport, TransportError, type Transport } from '../../src/local/sync-transport';
 import { syncOnce } from '../../src/local/sync-engine';
@@ -75,48 +75,19 @@ export async function startServer(): Promise<Server> {
   };
 }
 
-export type Account = { userId: string; patientId: string | null; caregiverId: string | null; token: string };
+export type Account = Person;
 
-export async function makeAccount(server: Server, role: 'Patient' | 'Caregiver'): Promise<Account> {
-  const db = server.database().db;
-  const [user] = await db
-    .insert(users)
-    .values({
-      email: `${crypto.randomUUID()}@example.com`,
-      name: role,
-      passwordHash: 'not-used',
-      role,
-      zipCode: '10001',
-      emailVerifiedAt: new Date(),
-    })
-    .returning();
-  if (!user) throw new Error('no user');
-  const patientId =
-    role === 'Patient'
-      ? ((await db.insert(patients).values({ userId: user.id }).returning())[0]?.id ?? null)
-      : null;
-  const caregiverId =
-    role === 'Caregiver'
-      ? ((await db.insert(caregivers).values({ userId: user.id }).returning())[0]?.id ?? null)
-      : null;
-  return {
-    userId: user.id,
-    patientId,
-    caregiverId,
-    token: server.app().issueToken({ id: user.id, tokenVersion: 0 }),
-  };
+export function makeAccount(server: Server, role: 'Patient' | 'Caregiver'): Promise<Account> {
+  return insertPerson(server.database().db, server.app(), role);
 }
 
-export async function linkCaregiver(
+export function linkCaregiver(
   server: Server,
   patient: Account,
   caregiver: Account,
   permissions: string[],
-) {
-  await server
-    .database()
-    .db.insert(careLinks)
-    .values({ patientId: patient.patientId ?? '', caregiverId: caregiver.caregiverId ?? '', permissions });
+): Promise<void> {
+  return insertCareLink(server.database().db, patient, caregiver, permissions);
 }
 
 /** A network that can be cut, and that can lose answers or deliver a request twice. */
