@@ -6,11 +6,19 @@ import { fingerprintOf, runIdempotent, type StoredAnswer, type Transaction } fro
 /** Headers of a mutating call: the optional Idempotency-Key (other headers pass through untouched). */
 export const mutationHeadersSchema = z.looseObject({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
 
+type IdempotentOptions = {
+  /** What makes two requests "the same" (default: method, path and body; an upload hashes its file). */
+  fingerprint?: string;
+  /** Shapes the answer as sent, replayed or not (an upload hands out a fresh signed link each time). */
+  present?: (body: unknown) => unknown;
+};
+
 /** Runs a mutation once per Idempotency-Key and sends its (possibly replayed) answer. */
 export async function sendIdempotent(
   request: FastifyRequest,
   reply: FastifyReply,
   work: (tx: Transaction) => Promise<StoredAnswer>,
+  options: IdempotentOptions = {},
 ): Promise<FastifyReply> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   const key = typeof header === 'string' ? header : undefined;
@@ -19,10 +27,10 @@ export async function sendIdempotent(
     {
       userId: request.auth.userId,
       key,
-      fingerprint: fingerprintOf(request.method, request.url, request.body),
+      fingerprint: options.fingerprint ?? fingerprintOf(request.method, request.url, request.body),
     },
     work,
   );
   if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
-  return reply.status(answer.statusCode).send(answer.body);
+  return reply.status(answer.statusCode).send(options.present ? options.present(answer.body) : answer.body);
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
-import { IDEMPOTENCY_HEADER } from '../../domain/sync';
 import {
   ACCEPTED_UPLOAD_TYPES,
   previewQuerySchema,
@@ -20,8 +19,7 @@ import { RESOURCE_READ_PERMISSION } from '../../domain/permissions';
 import type { SyncedResource } from '../../domain/sync';
 import { HttpError } from '../plugins/errors';
 import { detectFileType } from '../services/file-type';
-import { runIdempotent } from '../services/idempotency';
-import { mutationHeadersSchema } from './idempotent';
+import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
 // POST /api/upload-image?type=: stores one file (multipart field `image`) after checking its real type by
 // its first bytes, records who uploaded it, and answers its key and a signed link. With an
@@ -74,11 +72,14 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!contentType || !ACCEPTED_UPLOAD_TYPES[type].includes(contentType)) {
         throw new HttpError(415, type === 'profile' ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType);
       }
-      const header = request.headers[IDEMPOTENCY_HEADER];
       const fingerprint = createHash('sha256').update(`upload ${type} `).update(bytes).digest('base64url');
-      const answer = await runIdempotent(
-        app.db,
-        { userId: request.auth.userId, key: typeof header === 'string' ? header : undefined, fingerprint },
+      const withFreshLink = (body: unknown) => {
+        const key = (body as UploadResponse).files[0]?.key ?? '';
+        return { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse;
+      };
+      return sendIdempotent(
+        request,
+        reply,
         async (tx) => {
           // A crash between this write and the commit leaves an unreferenced file, never a missing one.
           const { key } = await app.storage.put(type, bytes, contentType);
@@ -88,11 +89,9 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
             body: { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse,
           };
         },
+        // A replayed answer's link may have expired: the same key, with a fresh link.
+        { fingerprint, present: withFreshLink },
       );
-      // A replayed answer's link may have expired: hand out a fresh one for the same key.
-      const key = (answer.body as UploadResponse).files[0]?.key ?? '';
-      if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
-      return reply.status(answer.statusCode).send({ files: [{ url: app.storage.signedUrl(key), key }] });
     },
   );
 
