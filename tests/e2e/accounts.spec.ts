@@ -66,6 +66,7 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
 
   // The sidebar collapses from 250 to 80 px.
   expect((await nav.boundingBox())?.width).toBe(250);
+  expect(await nav.evaluate((element) => getComputedStyle(element).transitionDuration)).toBe('0.3s');
   await nav.getByRole('button', { name: 'Collapse sidebar' }).click();
   await expect.poll(async () => (await nav.boundingBox())?.width).toBe(80);
   await nav.getByRole('button', { name: 'Expand sidebar' }).click();
@@ -80,6 +81,12 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
   // Signed out, a private path goes back to /login.
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login$/);
+  // The policy was accepted once, for this account: signing in again goes straight home.
+  const again = page.getByRole('form', { name: 'Sign in' });
+  await again.getByLabel('Email').fill(email);
+  await again.getByLabel('Password').fill(PASSWORD);
+  await again.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 test('a caregiver account gets the caregiver sidebar and no patient routes', async ({ page, request }) => {
@@ -116,6 +123,8 @@ test('unknown paths redirect: to /login without a token, home by role with one',
   await expect(page).toHaveURL(/\/login$/);
   await page.goto('/terms-of-use');
   await expect(page.getByRole('heading', { name: 'Terms of Use' })).toBeVisible();
+  await page.goto('/privacy-policy');
+  await expect(page.getByRole('heading', { name: 'Privacy Policy' })).toBeVisible();
   await page.goto('/unauthorized');
   await expect(page.getByText('Unauthorized Access')).toBeVisible();
 

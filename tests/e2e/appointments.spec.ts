@@ -251,3 +251,44 @@ test('a change the server refuses is rolled back, listed with its reason in the 
   await expect(page.getByTestId('sync-status')).not.toContainText('failed');
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
 });
+
+test('the open app syncs on start, when it becomes visible, and every few minutes', async ({
+  page,
+  request,
+}) => {
+  await page.clock.install();
+  const { email } = await createVerifiedUser(request, 'Patient', 'Trina Triggers');
+  await signInThroughUi(page, email);
+  await page.goto('/appointments');
+  await expect(page.getByText('No upcoming appointments.')).toBeVisible();
+  // Another device books; this page hears of it only through its own triggers.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const profile = await (
+    await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
+  ).json();
+  const book = async (title: string) => {
+    const response = await request.post('/api/appointments', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {
+        id: crypto.randomUUID(),
+        patient_id: profile.data.patient_id,
+        appointment_title: title,
+        appointment_date: '2027-04-01T09:00:00Z',
+      },
+    });
+    expect(response.status()).toBe(201);
+  };
+  await book('Seen on start');
+  await page.reload();
+  await expect(page.getByText('Seen on start')).toBeVisible();
+  await book('Seen when visible');
+  await page.waitForTimeout(500);
+  await expect(page.getByText('Seen when visible')).toBeHidden();
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect(page.getByText('Seen when visible')).toBeVisible();
+  await book('Seen a few minutes later');
+  await page.waitForTimeout(500);
+  await expect(page.getByText('Seen a few minutes later')).toBeHidden();
+  await page.clock.fastForward('03:01');
+  await expect(page.getByText('Seen a few minutes later')).toBeVisible();
+});

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { purgeTombstones } from '../../src/server/services/records';
-import { careLinks } from '../../src/server/db/schema';
+import { eq } from 'drizzle-orm';
+import { careLinks, records } from '../../src/server/db/schema';
+import { runHousekeeping } from '../../src/server/services/housekeeping';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
@@ -94,6 +96,28 @@ describe('GET /api/sync/pull', () => {
     const fresh = (await pull(patient, 'cursor=0')).json();
     expect(fresh.changes.map((change: { id: string }) => change.id)).toEqual([first]);
     expect(fresh.reset).toBe(false);
+  });
+
+  it('keeps tombstones 90 days, so a device offline that long still hears of a delete', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    const id = await book(patient, patient.patientId);
+    const before = (await pull(patient, 'cursor=0')).json();
+    await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${id}` });
+    const day = 24 * 60 * 60 * 1000;
+    const deletedDaysAgo = (days: number) =>
+      ctx.database.db
+        .update(records)
+        .set({ deletedAt: new Date(Date.now() - days * day) })
+        .where(eq(records.id, id));
+    await deletedDaysAgo(89);
+    expect((await runHousekeeping(ctx.app)).purged).toBe(0);
+    const late = (await pull(patient, `cursor=${before.cursor}&scope=${before.scope}`)).json();
+    expect(late.changes).toEqual([expect.objectContaining({ id, deleted: true })]);
+    await deletedDaysAgo(91);
+    expect((await runHousekeeping(ctx.app)).purged).toBe(1);
+    expect((await pull(patient, `cursor=${before.cursor}&scope=${before.scope}`)).json()).toMatchObject({
+      reset: true,
+    });
   });
 
   it("moves a quiet caller's cursor past the horizon, so it does not reset on every pull", async () => {

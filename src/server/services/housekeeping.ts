@@ -6,14 +6,23 @@ import { removeOrphanAttachments } from './orphan-files';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Once at start and daily: forget tombstones and idempotent answers older than the horizon, and unreferenced files. */
+/** Forgets tombstones and idempotent answers older than the horizon, and removes unreferenced files. */
+export async function runHousekeeping(
+  app: FastifyInstance,
+  now = Date.now(),
+): Promise<{ purged: number; orphans: number }> {
+  const before = new Date(now - TOMBSTONE_DAYS * DAY_MS);
+  const purged = await purgeTombstones(app.db, before);
+  await purgeIdempotencyKeys(app.db, before);
+  const orphans = await removeOrphanAttachments(app.db, app.storage, new Date(now - DAY_MS));
+  return { purged, orphans };
+}
+
+/** Runs the housekeeping once at start and then daily. */
 export function scheduleHousekeeping(app: FastifyInstance): void {
   const run = async () => {
     try {
-      const before = new Date(Date.now() - TOMBSTONE_DAYS * DAY_MS);
-      const purged = await purgeTombstones(app.db, before);
-      await purgeIdempotencyKeys(app.db, before);
-      const orphans = await removeOrphanAttachments(app.db, app.storage, new Date(Date.now() - DAY_MS));
+      const { purged, orphans } = await runHousekeeping(app);
       if (purged > 0 || orphans > 0)
         app.log.info({ purged, orphans }, 'old tombstones and unreferenced files removed');
     } catch (error) {
