@@ -13,9 +13,10 @@ export const PULL_PAGE_DEFAULT = 500;
 export const PULL_PAGE_MAX = 2000;
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_MESSAGE = 'Idempotency-Key must be 8 to 100 letters, digits, - or _.';
 export const idempotencyKeySchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{8,100}$/, 'Idempotency-Key must be 8 to 100 letters, digits, - or _.');
+  .string({ error: IDEMPOTENCY_KEY_MESSAGE }) // also when it is missing from a pushed change
+  .regex(/^[A-Za-z0-9_-]{8,100}$/, IDEMPOTENCY_KEY_MESSAGE);
 
 /** What every mutation of a synced record says about the edit, besides its fields. */
 export const editMetaSchema = z.object({
@@ -42,6 +43,15 @@ export const pullQuerySchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'scope is not valid.')
     .optional(),
+  /**
+   * The `token` of the previous page, for every page after the first of one pull: it carries where the
+   * pull started and what it could see then, so the tombstone horizon and the scope are judged once per
+   * pull rather than on every page (which made a long pull start over for ever).
+   */
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,400}$/, 'token is not valid.')
+    .optional(),
 });
 
 export const changeSchema = z.object({
@@ -65,8 +75,50 @@ export const pullResponseSchema = z.object({
   reset: z.boolean(),
   /** What the caller may see now, as a fingerprint to send back with the next pull. */
   scope: z.string(),
+  /** When `more`: send it back as `token` to get the next page of this pull. */
+  token: z.string().optional(),
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;
+
+/** How many queued changes one `POST /api/sync/push` takes at most. */
+export const PUSH_BATCH_MAX = 200;
+
+/**
+ * One queued change in a batched replay: the same change a REST call would make (create = POST,
+ * update = PUT, delete = DELETE of the resource's path), with its own Idempotency-Key, so an item is
+ * applied exactly once whether it arrives in a batch, alone, or again after a lost answer.
+ */
+export const pushChangeSchema = z.object({
+  idempotency_key: idempotencyKeySchema,
+  resource: z.enum(SYNCED_RESOURCES, { error: 'resource is not a synced resource.' }),
+  op: z.enum(['create', 'update', 'delete'], { error: "op must be 'create', 'update' or 'delete'." }),
+  id: z.uuid({ error: 'id must be a UUID.' }),
+  base_version: z.number().int().min(0).optional(),
+  payload: z.record(z.string(), z.unknown()).optional(),
+});
+export type PushChange = z.infer<typeof pushChangeSchema>;
+
+export const pushBodySchema = z.object({
+  changes: z
+    .array(pushChangeSchema)
+    .min(1, 'changes must hold at least one change.')
+    .max(PUSH_BATCH_MAX, `changes must hold at most ${PUSH_BATCH_MAX} changes.`),
+});
+export type PushBody = z.infer<typeof pushBodySchema>;
+
+/**
+ * The answer to one item, in the order sent: the status and body its REST call would have answered.
+ * `status: 0` means the item was not tried, because an earlier item failed in a way worth retrying (a
+ * later change may depend on it): send it again later.
+ */
+export const pushResultSchema = z.object({
+  idempotency_key: z.string(),
+  status: z.number().int(),
+  body: z.unknown(),
+});
+export type PushResult = z.infer<typeof pushResultSchema>;
+export const pushResponseSchema = z.object({ results: z.array(pushResultSchema) });
+export type PushResponse = z.infer<typeof pushResponseSchema>;
 
 /** A file a device chose offline is referenced as `blob:<id>` until the upload answers with its key. */
 export const BLOB_REFERENCE_PREFIX = 'blob:';

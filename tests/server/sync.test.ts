@@ -80,22 +80,104 @@ describe('GET /api/sync/pull', () => {
     expect((await pull(bob, 'cursor=0')).json().changes).toHaveLength(1);
   });
 
-  it('tells a device whose cursor is older than the tombstone horizon to start over', async () => {
+  it('answers a device whose cursor is older than the tombstone horizon with the first page of a full pull', async () => {
     const patient = await makePerson(ctx, 'Patient');
     const first = await book(patient, patient.patientId);
     const old = (await pull(patient, 'cursor=0')).json().cursor;
     const second = await book(patient, patient.patientId);
     await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${second}` });
     expect(await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000))).toBe(1);
-    expect((await pull(patient, `cursor=${old}`)).json()).toMatchObject({
-      changes: [],
-      cursor: 0,
-      more: true,
-      reset: true,
-    });
+    const reset = (await pull(patient, `cursor=${old}`)).json();
+    expect(reset).toMatchObject({ more: false, reset: true });
+    expect(reset.changes.map((change: { id: string }) => change.id)).toEqual([first]);
     const fresh = (await pull(patient, 'cursor=0')).json();
     expect(fresh.changes.map((change: { id: string }) => change.id)).toEqual([first]);
     expect(fresh.reset).toBe(false);
+  });
+
+  /** Follows one pull to its end: the first page by cursor and scope, the rest by the pages' tokens. */
+  async function pullToEnd(
+    person: Person,
+    first: string,
+    between: (page: number) => Promise<void> = async () => {},
+  ) {
+    const pages: { changes: { id: string; deleted: boolean }[]; reset: boolean; cursor: number }[] = [];
+    let query = first;
+    for (;;) {
+      const response = await pull(person, query);
+      expect(response.statusCode).toBe(200);
+      const page = response.json();
+      pages.push(page);
+      if (!page.more) return { pages, last: page };
+      expect(pages.length).toBeLessThan(100); // a loop, not a pull
+      await between(pages.length);
+      query = `limit=${new URLSearchParams(first).get('limit')}&token=${page.token}`;
+    }
+  }
+
+  it('takes ceil(N/P) requests for N rows at page size P, even after a reset, with tombstones purged long ago', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    const gone = await book(patient, patient.patientId, 'Gone');
+    await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${gone}` });
+    const before = (await pull(patient, 'cursor=0')).json();
+    for (let i = 0; i < 21; i++) await book(patient, patient.patientId, `Visit ${i}`);
+    await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000));
+    // An old device: its cursor is below the horizon, so the first answer resets, and the pull goes on.
+    const stale = await pullToEnd(patient, `cursor=1&scope=${before.scope}&limit=2`);
+    expect(stale.pages.length).toBe(Math.ceil(21 / 2));
+    expect(stale.pages[0]?.reset).toBe(true);
+    expect(stale.pages.slice(1).every((page) => !page.reset)).toBe(true);
+    expect(new Set(stale.pages.flatMap((page) => page.changes.map((change) => change.id))).size).toBe(21);
+    // A device that was up to date before the purge pages through the new rows without any reset.
+    const current = await pullToEnd(patient, `cursor=${before.cursor}&scope=${before.scope}&limit=2`);
+    expect(current.pages.length).toBe(11);
+    expect(current.pages.every((page) => !page.reset)).toBe(true);
+  });
+
+  it('starts a pull over once when the caller gains access in the middle of it, and never again', async () => {
+    const alice = await makePerson(ctx, 'Patient');
+    const bob = await makePerson(ctx, 'Patient');
+    const carer = await makePerson(ctx, 'Caregiver');
+    for (let i = 0; i < 6; i++) await book(alice, alice.patientId, `Alice ${i}`);
+    for (let i = 0; i < 6; i++) await book(bob, bob.patientId, `Bob ${i}`);
+    await link(ctx, alice, carer, ['ReadAppointment']);
+    const { pages, last } = await pullToEnd(carer, 'cursor=0&limit=2', async (page) => {
+      if (page === 2) await link(ctx, bob, carer, ['ReadAppointment']);
+    });
+    const resets = pages.map((page) => page.reset);
+    expect(resets).toEqual([false, false, true, false, false, false, false, false]);
+    const afterReset = pages.slice(2).flatMap((page) => page.changes.map((change) => change.id));
+    expect(new Set(afterReset).size).toBe(12); // everything both patients have, in one pass
+    const quiet = (await pull(carer, `cursor=${last.cursor}&scope=${last.scope}`)).json();
+    expect(quiet).toMatchObject({ changes: [], reset: false, more: false });
+  });
+
+  it('starts an incremental pull over when tombstones it still needs are purged under it', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    const earlier = await book(patient, patient.patientId, 'Earlier');
+    const before = (await pull(patient, 'cursor=0')).json();
+    const ids = [earlier];
+    for (let i = 0; i < 6; i++) ids.push(await book(patient, patient.patientId, `Visit ${i}`));
+    await as(ctx, patient, { method: 'DELETE', url: `/api/appointments/${ids[6]}` });
+    const { pages } = await pullToEnd(
+      patient,
+      `cursor=${before.cursor}&scope=${before.scope}&limit=2`,
+      async (page) => {
+        if (page === 1) await purgeTombstones(ctx.database.db, new Date(Date.now() + 1000));
+      },
+    );
+    expect(pages.map((page) => page.reset)).toEqual([false, true, false, false]);
+    const full = pages.slice(1).flatMap((page) => page.changes.map((change) => change.id));
+    expect(full).toEqual(ids.slice(0, 6)); // the purged tombstone is simply gone: the device sweeps it
+  });
+
+  it('refuses a page token that is not one it gave', async () => {
+    const patient = await makePerson(ctx, 'Patient');
+    for (const token of ['abc', Buffer.from('{"position":-1}').toString('base64url'), 'a%20b']) {
+      const response = await pull(patient, `token=${token}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('token is not valid.');
+    }
   });
 
   it('keeps tombstones 90 days, so a device offline that long still hears of a delete', async () => {
@@ -140,9 +222,8 @@ describe('GET /api/sync/pull', () => {
     await book(alice, alice.patientId, 'Before the link');
     const empty = (await pull(carer, 'cursor=0')).json();
     await link(ctx, alice, carer, ['ReadAppointment']);
-    const granted = (await pull(carer, `cursor=${empty.cursor}&scope=${empty.scope}`)).json();
-    expect(granted).toMatchObject({ reset: true, cursor: 0 });
-    const everything = (await pull(carer, `cursor=0&scope=${empty.scope}`)).json();
+    const everything = (await pull(carer, `cursor=${empty.cursor}&scope=${empty.scope}`)).json();
+    expect(everything).toMatchObject({ reset: true, more: false });
     expect(
       everything.changes.map(
         (change: { data: { appointment_title: string } }) => change.data.appointment_title,

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
-import { pullQuerySchema, pullResponseSchema } from '../../domain/sync';
+import { pullQuerySchema, pullResponseSchema, pushBodySchema, pushResponseSchema } from '../../domain/sync';
 import { readScopeOf } from '../services/access';
 import { pullChanges } from '../services/records';
+import { applyPushedChanges } from '../services/sync-push';
 
 // GET /api/sync/pull: every change the caller may see since the cursor, in pages.
+// POST /api/sync/push: a batch of queued changes, each answered as its REST call would be (see sync-push).
 export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', app.authenticate);
   app.get(
@@ -20,5 +22,23 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await readScopeOf(app.db, request.auth);
       return pullChanges(app.db, scope, request.query);
     },
+  );
+  app.post(
+    '/push',
+    {
+      schema: {
+        tags: ['sync'],
+        body: pushBodySchema,
+        response: {
+          200: pushResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          413: errorBodySchema,
+        },
+      },
+    },
+    async (request) => ({
+      results: await applyPushedChanges(app.db, request.auth, request.body.changes, request.log),
+    }),
   );
 };

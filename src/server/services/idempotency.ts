@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { HttpError } from '../plugins/errors';
@@ -7,6 +7,8 @@ import { HttpError } from '../plugins/errors';
 // Idempotent mutations: the Idempotency-Key and the answer are stored in the same transaction as the
 // change, so a repeated key (a retry after a lost answer, a duplicated delivery) gets the stored answer
 // and nothing is applied twice. A concurrent repeat waits on the key's row until the first one commits.
+// Only answers of work that succeeded are kept: a refusal rolls back with the claim, so the same call
+// is judged again when it is sent again (REST and batched replay alike).
 
 export type StoredAnswer = { statusCode: number; body: unknown };
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -15,6 +17,17 @@ export function fingerprintOf(method: string, url: string, body: unknown): strin
   return createHash('sha256')
     .update(`${method} ${url.split('?')[0]} ${JSON.stringify(body ?? null)}`)
     .digest('base64url');
+}
+
+const keyReused = () => new HttpError(409, 'This Idempotency-Key was already used for a different request.');
+const keyBusy = () => new HttpError(503, 'This request is already being processed. Try again in a moment.');
+
+type Answered = StoredAnswer & { fingerprint: string };
+
+/** The answer to a key that was answered before: the same request replays it, another one is refused. */
+function replayOf(stored: Answered, fingerprint: string): StoredAnswer | HttpError {
+  if (stored.fingerprint !== fingerprint) return keyReused();
+  return { statusCode: stored.statusCode, body: stored.body };
 }
 
 export async function runIdempotent(
@@ -35,12 +48,10 @@ export async function runIdempotent(
         .select()
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, key)));
-      if (!stored)
-        throw new HttpError(503, 'This request is already being processed. Try again in a moment.');
-      if (stored.fingerprint !== request.fingerprint) {
-        throw new HttpError(409, 'This Idempotency-Key was already used for a different request.');
-      }
-      return { statusCode: stored.statusCode, body: stored.body, replayed: true };
+      if (!stored) throw keyBusy();
+      const replay = replayOf(stored, request.fingerprint);
+      if (replay instanceof HttpError) throw replay;
+      return { ...replay, replayed: true };
     }
     const answer = await work(tx);
     await tx
@@ -49,6 +60,106 @@ export async function runIdempotent(
       .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, key)));
     return { ...answer, replayed: false };
   });
+}
+
+/** What to do with one item of a batch, by its key. */
+export type KeyDecision =
+  { kind: 'replay'; answer: StoredAnswer } | { kind: 'run' } | { kind: 'refuse'; error: HttpError };
+
+/**
+ * The same mechanism for a batch of calls in one transaction (POST /api/sync/push), with a round trip per
+ * batch instead of two per call: every key is claimed up front (in sorted order, and before the batch
+ * takes the version lock, as a single call does, so two batches or a batch and a single call never wait
+ * on each other in a circle), the items then run in order, and `settle` stores the answers of the items
+ * that succeeded and lets go of every other claim. A key repeated inside the batch behaves as the same
+ * call sent again: replayed after a success, tried again after a refusal.
+ */
+export class IdempotencyLedger {
+  /** Keys this batch holds and has no answer for yet. */
+  private readonly open = new Set<string>();
+  /** Keys with an answer: stored before the batch, or given by an item of it. */
+  private readonly answered = new Map<string, Answered>();
+  /** The answers given by items of this batch, to store when it settles. */
+  private readonly toStore = new Map<string, Answered>();
+
+  private constructor(
+    private readonly tx: Transaction,
+    private readonly userId: string,
+  ) {}
+
+  static async claim(
+    tx: Transaction,
+    userId: string,
+    calls: readonly { key: string; fingerprint: string }[],
+  ): Promise<IdempotencyLedger> {
+    const ledger = new IdempotencyLedger(tx, userId);
+    const firstCall = new Map<string, string>();
+    for (const call of calls) if (!firstCall.has(call.key)) firstCall.set(call.key, call.fingerprint);
+    if (firstCall.size === 0) return ledger;
+    const keys = [...firstCall.keys()].sort();
+    const claimed = await tx
+      .insert(idempotencyKeys)
+      .values(
+        keys.map((key) => ({ userId, key, fingerprint: firstCall.get(key) ?? '', statusCode: 0, body: {} })),
+      )
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    for (const { key } of claimed) ledger.open.add(key);
+    const taken = keys.filter((key) => !ledger.open.has(key));
+    if (taken.length > 0) {
+      const stored = await tx
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.userId, userId), inArray(idempotencyKeys.key, taken)));
+      for (const row of stored) ledger.answered.set(row.key, row);
+    }
+    return ledger;
+  }
+
+  /** Whether any item may run (and write): false when every key was already answered. */
+  get mayWrite(): boolean {
+    return this.open.size > 0;
+  }
+
+  /** Replay, refuse or run the call with this key (a refused call leaves its key open: it may run again). */
+  decide(key: string, fingerprint: string): KeyDecision {
+    const done = this.answered.get(key);
+    if (done) {
+      const replay = replayOf(done, fingerprint);
+      return replay instanceof HttpError
+        ? { kind: 'refuse', error: replay }
+        : { kind: 'replay', answer: replay };
+    }
+    return this.open.has(key) ? { kind: 'run' } : { kind: 'refuse', error: keyBusy() };
+  }
+
+  /** The item under `key` succeeded: its answer is stored with the batch. */
+  record(key: string, fingerprint: string, answer: StoredAnswer): void {
+    this.open.delete(key);
+    this.answered.set(key, { ...answer, fingerprint });
+    this.toStore.set(key, { ...answer, fingerprint });
+  }
+
+  /** Stores the answers and lets go of the claims of items that were refused or not tried. */
+  async settle(): Promise<void> {
+    const { tx, userId } = this;
+    if (this.toStore.size > 0) {
+      const rows = [...this.toStore].map(
+        ([key, answer]) =>
+          sql`(${key}, ${answer.fingerprint}, ${answer.statusCode}::integer, ${JSON.stringify(answer.body)}::jsonb)`,
+      );
+      await tx.execute(sql`
+        update ${idempotencyKeys} as stored
+        set fingerprint = answer.fingerprint, status_code = answer.status_code, body = answer.body
+        from (values ${sql.join(rows, sql`, `)}) as answer(key, fingerprint, status_code, body)
+        where stored.user_id = ${userId} and stored.key = answer.key`);
+    }
+    if (this.open.size > 0) {
+      await tx
+        .delete(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.userId, userId), inArray(idempotencyKeys.key, [...this.open])));
+    }
+  }
 }
 
 /** Forgets answers older than `before` (kept as long as tombstones, so a long-offline replay still matches). */

@@ -1,0 +1,113 @@
+import type { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
+import {
+  APPOINTMENT_MESSAGES as MESSAGES,
+  APPOINTMENT_PERMISSIONS as PERMISSIONS,
+  createAppointmentBodySchema,
+  updateAppointmentBodySchema,
+  type Appointment,
+} from '../../domain/appointments';
+import type { Permission } from '../../domain/permissions';
+import { uploads } from '../db/schema';
+import { HttpError } from '../plugins/errors';
+import type { StoredAnswer } from './idempotency';
+import { defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
+import { createRecord, deleteRecord, findRecord, toWire, updateRecord, type RecordRow } from './records';
+import type { Queryable } from './transaction';
+
+// Creating, editing and deleting appointments: the checks and the answers of POST, PUT and DELETE
+// /api/appointments, shared by those routes and by the batched replay (POST /api/sync/push).
+
+const RESOURCE = 'appointments';
+
+export const asAppointment = (row: RecordRow) => toWire(row) as Appointment;
+
+/** An attachment must be a file the caller uploaded (so nobody can point a record at another's file). */
+async function checkAttachment({ tx, auth }: MutationContext, key: string | null | undefined) {
+  if (!key) return;
+  const [owned] = await tx
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.key, key), eq(uploads.ownerUserId, auth.userId)))
+    .limit(1);
+  if (!owned) throw new HttpError(400, MESSAGES.attachmentUnknown);
+}
+
+/** The appointment if it exists and the caller may do `permission` on it; 404 otherwise (never reveal it). */
+export async function appointmentFor(
+  db: Queryable,
+  access: AccessChecks,
+  id: string,
+  permission: Permission,
+  allowDeleted = false,
+): Promise<RecordRow> {
+  const row = await findRecord(db, RESOURCE, id);
+  if (!row || (row.deletedAt && !allowDeleted) || !(await access.mayActOn(db, row.patientId, permission))) {
+    throw new HttpError(404, MESSAGES.notFound);
+  }
+  return row;
+}
+
+export async function createAppointment(
+  context: MutationContext,
+  body: z.output<typeof createAppointmentBodySchema>,
+): Promise<StoredAnswer> {
+  const { id, patient_id, base_version: _base, changed_at, caregiver_id: _claimed, ...fields } = body;
+  const { tx, auth } = context;
+  const patientId = await context.access.patientForCall(tx, patient_id, PERMISSIONS.add);
+  await checkAttachment(context, fields.attachment_key);
+  const row = await createRecord(
+    tx,
+    {
+      resource: RESOURCE,
+      id,
+      patientId,
+      createdBy: auth.userId,
+      fields: { ...fields, caregiver_id: auth.caregiverId }, // who booked it, from the token, not the body
+      changedAt: changed_at,
+      existsMessage: MESSAGES.exists,
+    },
+    context.writeOptions,
+  );
+  return { statusCode: 201, body: { success: true, data: asAppointment(row), merged: false } };
+}
+
+export async function updateAppointment(
+  context: MutationContext,
+  id: string,
+  body: z.output<typeof updateAppointmentBodySchema>,
+): Promise<StoredAnswer> {
+  const { base_version, changed_at, ...patch } = body;
+  await checkAttachment(context, patch.attachment_key);
+  const current = await appointmentFor(context.tx, context.access, id, PERMISSIONS.edit, true);
+  const { row, merged } = await updateRecord(
+    context.tx,
+    current,
+    { patch, baseVersion: base_version, changedAt: changed_at, deletedMessage: MESSAGES.deletedElsewhere },
+    context.writeOptions,
+  );
+  return { statusCode: 200, body: { success: true, data: asAppointment(row), merged } };
+}
+
+export async function deleteAppointment(context: MutationContext, id: string): Promise<StoredAnswer> {
+  const current = await appointmentFor(context.tx, context.access, id, PERMISSIONS.delete, true);
+  const row = await deleteRecord(context.tx, current, context.writeOptions);
+  return {
+    statusCode: 200,
+    body: {
+      success: true,
+      message: 'Appointment deleted',
+      data: { id: row.id, version: row.version, deleted: true },
+    },
+  };
+}
+
+export const appointmentMutations = defineMutations({
+  path: '/api/appointments',
+  create: {
+    body: createAppointmentBodySchema,
+    run: (context, _id, body) => createAppointment(context, body),
+  },
+  update: { body: updateAppointmentBodySchema, run: updateAppointment },
+  delete: { run: deleteAppointment },
+});

@@ -1,0 +1,10 @@
+import type { SyncedResource } from '../../domain/sync';
+import { appointmentMutations } from './appointment-mutations';
+import type { ResourceMutations } from './record-mutations';
+
+// Which handlers apply a pushed change of each synced resource (POST /api/sync/push). A new synced
+// resource defines its mutations with defineMutations, uses them in its REST routes, and is listed here
+// (the type asks for every resource of SYNCED_RESOURCES).
+export const SYNCED_MUTATIONS: Record<SyncedResource, ResourceMutations> = {
+  appointments: appointmentMutations,
+};
