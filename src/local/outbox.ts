@@ -32,6 +32,12 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
     const blobs = change.blobs ?? [];
     if (blobs.length > 0) await db.blobs.bulkPut(blobs);
     const current = await view.get(change.id);
+    // An earlier change of this record still waits to be sent: this one builds on it, not on the server's copy.
+    const buildsOnQueued = await db.outbox
+      .where('[resource+entityId]')
+      .equals([change.resource, change.id])
+      .filter((queued) => queued.status === 'pending')
+      .count();
     let shadow = await db.serverRows.get(key);
     if (!shadow) {
       // Nothing was pending for this record, so the view row IS the server's copy: keep it as the base.
@@ -54,8 +60,9 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
       payload: change.payload ?? {},
       changedAt: now,
       idempotencyKey: crypto.randomUUID(),
-      // The server version the person saw when editing: the merge on the server compares against it.
-      baseVersion: shadow.version,
+      // The server version the person saw when editing (the merge on the server compares against it), or,
+      // when it builds on a queued change, the version that change gets (set when it is acknowledged).
+      ...(buildsOnQueued > 0 ? {} : { baseVersion: shadow.version }),
       status: 'pending',
       attempts: 0,
       nextAttemptAt: 0,

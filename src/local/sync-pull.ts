@@ -14,53 +14,72 @@ const SCOPE_KEY = 'scope';
 /** Set while a reset re-pulls everything; an interrupted reset starts over from 0 next time. */
 const RESETTING_KEY = 'resetting';
 
+/** A pull may start over this often (access changed or tombstones purged under it) before it gives up. */
+const MAX_RESTARTS = 3;
+
 export class PullError extends Error {
-  constructor(readonly status: number | null) {
-    super(status === null ? 'The server could not be reached.' : `The server answered ${status}.`);
+  constructor(
+    readonly status: number | null,
+    message = status === null ? 'The server could not be reached.' : `The server answered ${status}.`,
+  ) {
+    super(message);
   }
 }
 
 type Seen = Map<SyncedResource, Set<string>>;
 
+/**
+ * One pull: pages over the server's changes since the stored cursor, the first page asked with the
+ * stored cursor and scope, every later one with the previous page's token. When the server says `reset`,
+ * that page is already the first of a full pull: what arrives from then on is everything the caller may
+ * see, and what is not among it leaves the device at the end (finishReset). A pull that cannot progress
+ * stops with a PullError, so the sync lock is released and queued changes can still go out.
+ */
 export async function pull(
   db: KincareDb,
   transport: Transport,
   pageSize = PULL_PAGE,
-): Promise<{ applied: number }> {
-  const stored = new Map(
-    (await db.syncState.bulkGet([CURSOR_KEY, SCOPE_KEY, RESETTING_KEY])).map((entry, index) => [
-      index,
-      entry?.value,
-    ]),
-  );
-  const scope = typeof stored.get(1) === 'string' ? (stored.get(1) as string) : undefined;
-  let seen: Seen | null = stored.get(2) === undefined ? null : new Map();
-  const fetchPage = (cursor: number): Promise<PullResponse> => {
-    const query = `cursor=${cursor}&limit=${pageSize}${scope ? `&scope=${scope}` : ''}`;
-    const page = transport({ method: 'GET', url: `/sync/pull?${query}` }).then((response) => {
-      if (response.status !== 200) throw new PullError(response.status);
-      return pullResponseSchema.parse(response.data);
-    });
+): Promise<{ applied: number; requests: number }> {
+  const stored = await db.syncState.bulkGet([CURSOR_KEY, SCOPE_KEY, RESETTING_KEY]);
+  const [cursorEntry, scopeEntry, resettingEntry] = stored;
+  const scope = typeof scopeEntry?.value === 'string' ? scopeEntry.value : undefined;
+  // An interrupted reset starts over from 0 and still ends with the sweep.
+  let seen: Seen | null = resettingEntry === undefined ? null : new Map();
+  let requests = 0;
+  const fetchPage = (query: string): Promise<PullResponse> => {
+    requests++;
+    const page = transport({ method: 'GET', url: `/sync/pull?limit=${pageSize}&${query}` }).then(
+      (response) => {
+        if (response.status !== 200) throw new PullError(response.status);
+        return pullResponseSchema.parse(response.data);
+      },
+    );
     page.catch(() => undefined); // a prefetched page may fail before it is awaited; it is awaited (and throws) in order
     return page;
   };
+  const startCursor = seen ? 0 : Number(cursorEntry?.value ?? 0);
+  let next = fetchPage(`cursor=${startCursor}${scope ? `&scope=${scope}` : ''}`);
   let applied = 0;
-  let next = fetchPage(seen ? 0 : Number(stored.get(0) ?? 0));
+  let restarts = 0;
   for (;;) {
     const page = await next;
     if (page.reset) {
+      if (++restarts > MAX_RESTARTS)
+        throw new PullError(200, 'The pull had to start over too often; it will be tried again later.');
+      seen = new Map(); // everything the caller may see arrives again from this page on
       await db.syncState.put({ key: RESETTING_KEY, value: 1 });
-      seen = new Map();
-      next = fetchPage(0);
-      continue;
     }
-    // While this page is written, the next one is already on its way (pages apply strictly in order).
-    if (page.more) next = fetchPage(page.cursor);
+    if (page.more) {
+      if (!page.token || page.changes.length === 0)
+        throw new PullError(200, 'The server answered a page that does not move the pull forward.');
+      // While this page is written, the next one is already on its way (pages apply strictly in order).
+      next = fetchPage(`token=${page.token}`);
+    }
     await applyPage(db, page, seen);
     applied += page.changes.length;
     if (!page.more) {
       if (seen) await finishReset(db, seen, page);
-      return { applied };
+      return { applied, requests };
     }
   }
 }

@@ -1,89 +1,37 @@
 import { messagesFromErrorBody } from '../domain/errors';
+import { PUSH_BATCH_MAX, pushResponseSchema, type PushChange, type PushResult } from '../domain/sync';
 import type { KincareDb, OutboxEntry, SyncedRow } from './db';
-import { applyServerState, recompute } from './outbox';
-import { requestFor } from './sync-resources';
+import { applyServerState, recompute, shadowKey } from './outbox';
+import { pushChangeFor } from './sync-resources';
 import { TransportError, type Transport, type TransportResponse } from './sync-transport';
 
-// Sends queued changes in order. What happens on failure depends on why:
-// - nothing came back, 5xx, 408, 425, 429: the change stays queued and is retried with backoff;
-// - 401: the change stays queued until the person signs in again;
-// - any other 4xx (400, 403, 404, 409: the server cannot take or merge it): the change is rolled back on
-//   this device, kept as failed with the server's message, and the person is told.
+// Sends queued changes in order, in batches (`POST /api/sync/push`), files first. What happens to a change
+// depends on why it was not taken:
+// - nothing came back, 5xx, 408, 425, 429, or the server did not get to it: it stays queued and is tried
+//   again with backoff, for as long as it takes. A transient failure never throws a change away.
+// - 401: it stays queued until the person signs in again;
+// - any other 4xx (400, 403, 404, 409: the server refuses this change itself): it is rolled back on this
+//   device and kept as failed with the server's message and what the person typed, until they discard it.
 
 export type PushOutcome = {
   sent: number;
-  /** How many sent changes the server merged with edits made elsewhere meanwhile. */
+  /** How many sent changes the server merged with edits this device had not seen. */
   merged: number;
   rejected: { entry: OutboxEntry; message: string }[];
   stoppedBy: 'done' | 'retry-later' | 'signed-out';
 };
 
 const MAX_BACKOFF_MS = 5 * 60 * 1000;
-export const MAX_SERVER_FAILURES = 8;
+/** Changes per request: large enough that a long offline queue goes out in a few round trips. */
+export const PUSH_BATCH = Math.min(100, PUSH_BATCH_MAX);
 
 export function backoffMs(attempts: number, random = Math.random): number {
   const exponential = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
   return Math.round(exponential * (0.5 + random() / 2));
 }
 
-const isRetryable = (status: number) => status >= 500 || status === 408 || status === 425 || status === 429;
-
-/**
- * The oldest pending change: changes go out in the order they were made. IndexedDB orders entries with
- * equal index keys by primary key, so the `status` index yields the lowest `seq` first, without a scan.
- */
-async function nextPending(db: KincareDb): Promise<OutboxEntry | undefined> {
-  return db.outbox.where('status').equals('pending').first();
-}
-
-export async function push(
-  db: KincareDb,
-  transport: Transport,
-  options: { force?: boolean; now?: () => number } = {},
-): Promise<PushOutcome> {
-  const now = options.now ?? Date.now;
-  const outcome: PushOutcome = { sent: 0, merged: 0, rejected: [], stoppedBy: 'done' };
-  for (;;) {
-    const entry = await nextPending(db);
-    if (!entry || entry.seq === undefined) return outcome;
-    if (!options.force && entry.nextAttemptAt > now()) return { ...outcome, stoppedBy: 'retry-later' };
-    let keys: Map<string, string>;
-    let response: TransportResponse;
-    try {
-      const uploaded = await uploadBlobs(db, transport, entry);
-      if ('status' in uploaded) response = uploaded;
-      else {
-        keys = uploaded.keys;
-        response = await transport(requestFor(entry, entry.baseVersion ?? 0, keys));
-      }
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      await scheduleRetry(db, entry, now());
-      return { ...outcome, stoppedBy: 'retry-later' };
-    }
-    const verdict = classify(response.status);
-    if (verdict === 'accepted') {
-      await acknowledge(db, entry, response.data);
-      outcome.sent++;
-      if ((response.data as { merged?: unknown } | null)?.merged === true) outcome.merged++;
-    } else if (verdict === 'signed-out') {
-      return { ...outcome, stoppedBy: 'signed-out' };
-    } else if (verdict === 'retry' && (entry.serverFailures ?? 0) + 1 < MAX_SERVER_FAILURES) {
-      await scheduleRetry(db, entry, now(), true);
-      return { ...outcome, stoppedBy: 'retry-later' };
-    } else if (verdict === 'retry') {
-      // The server keeps failing on this change: give it up (rolled back, shown as failed) rather than
-      // let it block every change queued after it for ever.
-      const message = `The server could not save this change after ${MAX_SERVER_FAILURES} tries: ${messagesFromErrorBody(response.data).join(' ')}`;
-      await reject(db, entry, message);
-      outcome.rejected.push({ entry, message });
-    } else {
-      const message = messagesFromErrorBody(response.data).join(' ');
-      await reject(db, entry, message);
-      outcome.rejected.push({ entry, message });
-    }
-  }
-}
+const isRetryable = (status: number) =>
+  status === 0 || status >= 500 || status === 408 || status === 425 || status === 429;
 
 type Verdict = 'accepted' | 'signed-out' | 'retry' | 'rejected';
 function classify(status: number): Verdict {
@@ -93,59 +41,198 @@ function classify(status: number): Verdict {
 }
 
 /**
- * Uploads the files an entry references that the server does not have yet (idempotently: the key is
- * the blob's own id), and answers their keys; or, when an upload fails, that upload's answer.
+ * The oldest pending changes, in the order they were made. IndexedDB orders entries with equal index keys
+ * by primary key, so the `status` index yields the lowest `seq` first, without a scan. The batch ends
+ * before a change that builds on an unsent change in the same batch: its base version is the one the
+ * server gives that earlier change, known only once it is answered.
  */
-async function uploadBlobs(
-  db: KincareDb,
-  transport: Transport,
-  entry: OutboxEntry,
-): Promise<{ keys: Map<string, string> } | TransportResponse> {
-  const keys = new Map<string, string>();
-  for (const blobId of entry.blobIds ?? []) {
-    const blob = await db.blobs.get(blobId);
-    if (!blob)
-      return {
-        status: 400,
-        data: { message: 'The attached file is no longer on this device. Attach it again.' },
-      };
-    if (!blob.uploadedKey) {
-      const response = await transport({
-        method: 'POST',
-        url: `/upload-image?type=${blob.uploadType}`,
-        file: { field: 'image', blob: blob.blob, filename: blob.name },
-        idempotencyKey: `upload-${blob.id}`,
-      });
-      const key = (response.data as { files?: { key?: unknown }[] } | null)?.files?.[0]?.key;
-      if (classify(response.status) !== 'accepted') return response;
-      // An answer without a key is the server's fault: try again later, never treat it as sent.
-      if (typeof key !== 'string')
-        return { status: 502, data: { message: 'The server did not say where it stored the file.' } };
-      blob.uploadedKey = key;
-      await db.blobs.update(blob.id, { uploadedKey: key });
+async function nextBatch(db: KincareDb, size: number): Promise<OutboxEntry[]> {
+  const pending = await db.outbox.where('status').equals('pending').limit(size).toArray();
+  const batch: OutboxEntry[] = [];
+  const inBatch = new Set<string>();
+  for (const entry of pending) {
+    const record = shadowKey(entry.resource, entry.entityId);
+    if (entry.op === 'update' && entry.baseVersion === undefined) {
+      if (inBatch.has(record)) break;
+      // What it built on is no longer queued (discarded): it builds on the server's copy this device has.
+      const shadow = await db.serverRows.get(record);
+      entry.baseVersion = shadow?.version ?? 0;
+      await db.outbox.update(entry.seq as number, { baseVersion: entry.baseVersion });
     }
-    keys.set(blobId, blob.uploadedKey);
+    batch.push(entry);
+    inBatch.add(record);
   }
-  return { keys };
+  return batch;
 }
 
-/** Keeps the change queued for another try later; `answered`: the server answered (5xx, 429), not the network. */
-async function scheduleRetry(
+export async function push(
+  db: KincareDb,
+  transport: Transport,
+  options: { force?: boolean; now?: () => number; batchSize?: number } = {},
+): Promise<PushOutcome> {
+  const now = options.now ?? Date.now;
+  const force = options.force ?? false;
+  const outcome: PushOutcome = { sent: 0, merged: 0, rejected: [], stoppedBy: 'done' };
+  let size = options.batchSize ?? PUSH_BATCH;
+  for (;;) {
+    const batch = await nextBatch(db, size);
+    const head = batch[0];
+    if (!head) return outcome;
+    if (!force && head.nextAttemptAt > now()) return { ...outcome, stoppedBy: 'retry-later' };
+    let items: PushChange[];
+    let response: TransportResponse;
+    try {
+      const prepared = await prepare(db, transport, batch);
+      if ('failure' in prepared) {
+        // An upload failed: the changes before it go out; the one that needs it is judged on the upload's answer.
+        if (prepared.ready.length > 0) {
+          size = prepared.ready.length;
+          continue;
+        }
+        const stop = await settle(db, head, prepared.failure, outcome, force, now());
+        if (stop) return { ...outcome, stoppedBy: stop };
+        continue;
+      }
+      items = prepared.items;
+      response = await transport({
+        method: 'POST',
+        url: '/sync/push',
+        body: { changes: items }, // each item carries its own Idempotency-Key
+      });
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      await scheduleRetry(db, head, now(), force);
+      return { ...outcome, stoppedBy: 'retry-later' };
+    }
+    if (response.status !== 200) {
+      // The request as a whole was not taken. A refusal of the whole batch cannot say which change is
+      // wrong: the changes then go one at a time, so the one at fault is refused alone.
+      if (classify(response.status) === 'rejected' && batch.length > 1) {
+        size = 1;
+        continue;
+      }
+      const stop = await settle(db, head, response, outcome, force, now());
+      if (stop) return { ...outcome, stoppedBy: stop };
+      continue;
+    }
+    const parsed = pushResponseSchema.safeParse(response.data);
+    const results = parsed.success ? parsed.data.results : [];
+    const answered = batch.map((entry) =>
+      results.find((result) => result.idempotency_key === entry.idempotencyKey),
+    );
+    for (const [index, entry] of batch.entries()) {
+      const result: PushResult | undefined = answered[index];
+      // A missing answer is the server's fault: keep the change and try again later.
+      const stop = await settle(
+        db,
+        entry,
+        result ? { status: result.status, data: result.body } : { status: 0, data: null },
+        outcome,
+        force,
+        now(),
+      );
+      if (stop) return { ...outcome, stoppedBy: stop };
+    }
+    size = options.batchSize ?? PUSH_BATCH;
+  }
+}
+
+/**
+ * Acts on the server's answer to one change; answers why the push must stop (and the change stays
+ * queued), or nothing to go on with the next change.
+ */
+async function settle(
   db: KincareDb,
   entry: OutboxEntry,
+  answer: TransportResponse,
+  outcome: PushOutcome,
+  forced: boolean,
   now: number,
-  answered = false,
-): Promise<void> {
-  const attempts = entry.attempts + 1;
-  const serverFailures = (entry.serverFailures ?? 0) + (answered ? 1 : 0);
+): Promise<'retry-later' | 'signed-out' | null> {
+  const verdict = classify(answer.status);
+  if (verdict === 'accepted') {
+    await acknowledge(db, entry, answer.data);
+    outcome.sent++;
+    if ((answer.data as { merged?: unknown } | null)?.merged === true) outcome.merged++;
+    return null;
+  }
+  if (verdict === 'signed-out') return 'signed-out';
+  if (verdict === 'retry') {
+    await scheduleRetry(db, entry, now, forced);
+    return 'retry-later';
+  }
+  const message = messagesFromErrorBody(answer.data).join(' ');
+  await reject(db, entry, message);
+  outcome.rejected.push({ entry, message });
+  return null;
+}
+
+/**
+ * The batch as items, after uploading the files its changes reference that the server does not have yet
+ * (idempotently: the key is the blob's own id). When an upload fails, the changes before the one that
+ * needs it, and the upload's answer.
+ */
+async function prepare(
+  db: KincareDb,
+  transport: Transport,
+  batch: OutboxEntry[],
+): Promise<{ items: PushChange[] } | { ready: OutboxEntry[]; failure: TransportResponse }> {
+  const items: PushChange[] = [];
+  for (const [index, entry] of batch.entries()) {
+    const keys = new Map<string, string>();
+    for (const blobId of entry.blobIds ?? []) {
+      const blob = await db.blobs.get(blobId);
+      if (!blob)
+        return {
+          ready: batch.slice(0, index),
+          failure: {
+            status: 400,
+            data: { message: 'The attached file is no longer on this device. Attach it again.' },
+          },
+        };
+      if (!blob.uploadedKey) {
+        const response = await transport({
+          method: 'POST',
+          url: `/upload-image?type=${blob.uploadType}`,
+          file: { field: 'image', blob: blob.blob, filename: blob.name },
+          idempotencyKey: `upload-${blob.id}`,
+        });
+        const key = (response.data as { files?: { key?: unknown }[] } | null)?.files?.[0]?.key;
+        if (classify(response.status) !== 'accepted')
+          return { ready: batch.slice(0, index), failure: response };
+        // An answer without a key is the server's fault: try again later, never treat it as sent.
+        if (typeof key !== 'string')
+          return {
+            ready: batch.slice(0, index),
+            failure: { status: 502, data: { message: 'The server did not say where it stored the file.' } },
+          };
+        blob.uploadedKey = key;
+        await db.blobs.update(blob.id, { uploadedKey: key });
+      }
+      keys.set(blobId, blob.uploadedKey);
+    }
+    items.push(pushChangeFor(entry, keys));
+  }
+  return { items };
+}
+
+/**
+ * Keeps the change queued for another try later, backing off. A try the person asked for ('Sync now',
+ * coming online) does not count towards the backoff: tapping during an outage must not push the next
+ * automatic try further away.
+ */
+async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number, forced: boolean): Promise<void> {
+  const attempts = forced ? entry.attempts : entry.attempts + 1;
   await db.outbox.update(entry.seq as number, {
     attempts,
-    serverFailures,
-    nextAttemptAt: now + backoffMs(attempts),
+    nextAttemptAt: now + backoffMs(Math.max(1, attempts)),
   });
 }
 
-/** The server took the change: drop the entry and rebase what is still queued on the server's answer. */
+/**
+ * The server took the change: drop the entry, rebase what is still queued on the server's answer, and
+ * let the next queued change of this record build on the version this one got.
+ */
 async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Promise<void> {
   const data = (body as { data?: Record<string, unknown> } | null)?.data;
   const version = typeof data?.version === 'number' ? data.version : 0;
@@ -154,6 +241,7 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {
     await db.outbox.delete(entry.seq as number);
     await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
+    await settleSuccessorBase(db, entry, version);
     await applyServerState(db, entry.resource, entry.entityId, {
       version,
       data: deleted || !data ? null : (data as SyncedRow),
@@ -166,6 +254,19 @@ async function reject(db: KincareDb, entry: OutboxEntry, message: string): Promi
   const view = db.viewOf(entry.resource);
   await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
     await db.outbox.update(entry.seq as number, { status: 'failed', error: message });
+    // The next change of this record was made on top of this one; without it, it builds on what this
+    // one built on.
+    const shadow = await db.serverRows.get(shadowKey(entry.resource, entry.entityId));
+    await settleSuccessorBase(db, entry, entry.baseVersion ?? shadow?.version ?? 0);
     await recompute(db, entry.resource, entry.entityId);
   });
+}
+
+/** Fixes the base version of the next queued change of the record, if it was waiting for this one. */
+async function settleSuccessorBase(db: KincareDb, entry: OutboxEntry, version: number): Promise<void> {
+  const successor = (
+    await db.outbox.where('[resource+entityId]').equals([entry.resource, entry.entityId]).sortBy('seq')
+  ).find((queued) => queued.status === 'pending' && (queued.seq ?? 0) > (entry.seq ?? 0));
+  if (successor && successor.baseVersion === undefined)
+    await db.outbox.update(successor.seq as number, { baseVersion: version });
 }

@@ -1,13 +1,9 @@
-import { BLOB_REFERENCE_PREFIX, type SyncedResource } from '../domain/sync';
+import { BLOB_REFERENCE_PREFIX, type PushChange, type SyncedResource } from '../domain/sync';
 import type { OutboxEntry } from './db';
-import type { TransportRequest } from './sync-transport';
 
-// How each synced resource's queued changes become the REST calls of SPEC section 7. A later resource
-// plugs in here with its path (and its view table in db.ts).
-
-export const RESOURCE_PATHS: Record<SyncedResource, string> = {
-  appointments: '/appointments',
-};
+// How each synced resource's queued changes go to the server: as items of a batched replay, each the same
+// change as the resource's REST call of SPEC section 7. A later resource plugs in here (and its view table
+// in db.ts).
 
 /** The payload with each `blob:<id>` reference replaced by the uploaded file's key. */
 function withFileKeys(
@@ -29,28 +25,19 @@ export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   appointments: 'appointment_title',
 };
 
-export function requestFor(
-  entry: OutboxEntry,
-  baseVersion: number,
-  keys: ReadonlyMap<string, string> = new Map(),
-): TransportRequest {
-  const path = RESOURCE_PATHS[entry.resource];
-  const key = entry.idempotencyKey;
-  const payload = withFileKeys(entry.payload, keys);
-  if (entry.op === 'create')
-    return {
-      method: 'POST',
-      url: path,
-      body: { ...payload, changed_at: entry.changedAt },
-      idempotencyKey: key,
-    };
-  if (entry.op === 'update') {
-    return {
-      method: 'PUT',
-      url: `${path}/${entry.entityId}`,
-      body: { ...payload, base_version: baseVersion, changed_at: entry.changedAt },
-      idempotencyKey: key,
-    };
-  }
-  return { method: 'DELETE', url: `${path}/${entry.entityId}`, idempotencyKey: key };
+/**
+ * A queued change as an item of `POST /api/sync/push`: the same change its REST call would make. The
+ * payload's file references become the uploaded files' keys; the edit time goes along for the merge.
+ */
+export function pushChangeFor(entry: OutboxEntry, keys: ReadonlyMap<string, string> = new Map()): PushChange {
+  const item: PushChange = {
+    idempotency_key: entry.idempotencyKey,
+    resource: entry.resource,
+    op: entry.op,
+    id: entry.entityId,
+  };
+  if (entry.op === 'delete') return item;
+  if (entry.op === 'update' && entry.baseVersion !== undefined) item.base_version = entry.baseVersion;
+  item.payload = { ...withFileKeys(entry.payload, keys), changed_at: entry.changedAt };
+  return item;
 }

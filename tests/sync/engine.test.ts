@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addAppointment, editAppointment, removeAppointment } from '../../src/local/appointments';
-import { discardFailed } from '../../src/local/outbox';
-import { pull } from '../../src/local/sync-pull';
-import { push, backoffMs, MAX_SERVER_FAILURES } from '../../src/local/sync-push';
+import { discardFailed, enqueue } from '../../src/local/outbox';
+import { pull, PullError } from '../../src/local/sync-pull';
+import { syncOnce } from '../../src/local/sync-engine';
+import type { Transport } from '../../src/local/sync-transport';
+import { push, backoffMs } from '../../src/local/sync-push';
 import { purgeTombstones } from '../../src/server/services/records';
 import { careLinks, records, uploads } from '../../src/server/db/schema';
 import { TINY_PNG } from '../fixtures/images';
-import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
+import {
+  linkCaregiver,
+  makeAccount,
+  makeDevice,
+  startServer,
+  type Account,
+  type Device,
+  type Server,
+} from './harness';
 
 let server: Server;
 let patient: Account;
@@ -103,9 +113,14 @@ describe('sync engine against the real server', () => {
     await server.stop(); // the server is gone: connection refused
     const outcome = await push(phone.db, phone.network.transport, { force: true });
     expect(outcome.stoppedBy).toBe('retry-later');
-    const head = await phone.db.outbox.orderBy('seq').first();
-    expect(head?.attempts).toBe(1);
+    let head = await phone.db.outbox.orderBy('seq').first();
+    expect(head?.attempts).toBe(0); // a try the person asked for does not count towards the backoff
     expect(head?.nextAttemptAt).toBeGreaterThan(Date.now());
+    expect(
+      (await push(phone.db, phone.network.transport, { now: () => Date.now() + 60_000 })).stoppedBy,
+    ).toBe('retry-later');
+    head = await phone.db.outbox.orderBy('seq').first();
+    expect(head?.attempts).toBe(1); // an automatic try does
     expect((await push(phone.db, phone.network.transport)).stoppedBy).toBe('retry-later'); // still backing off
     await server.start();
     await phone.sync();
@@ -227,7 +242,7 @@ describe('sync engine: resets, access changes, server failures', () => {
     phone.close();
   });
 
-  it('keeps a change on 503 and 429, and gives it up as failed after the server failed it 8 times', async () => {
+  it('never gives up a change on 503, 429 or a lost connection, and taps on Sync now do not add to the backoff', async () => {
     const phone = await makeDevice(server, patient, 'status1');
     let answer = 503;
     const failing: typeof phone.network.transport = async (request) =>
@@ -235,16 +250,97 @@ describe('sync engine: resets, access changes, server failures', () => {
         ? { status: answer, data: { message: 'Busy' } }
         : phone.network.transport(request);
     await addAppointment(phone.db, visit(patient, 'Keep me'));
-    expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
-    answer = 429;
-    expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
-    const [entry] = await phone.db.outbox.toArray();
-    expect(entry).toMatchObject({ status: 'pending', serverFailures: 2 });
-    for (let attempt = 3; attempt < MAX_SERVER_FAILURES; attempt++)
-      await push(phone.db, failing, { force: true });
-    const last = await push(phone.db, failing, { force: true });
-    expect(last.rejected[0]?.message).toBe('The server could not save this change after 8 tries: Busy');
-    expect(await phone.db.appointments.count()).toBe(0);
+    for (let tap = 0; tap < 30; tap++) {
+      answer = tap % 2 === 0 ? 503 : 429;
+      expect((await push(phone.db, failing, { force: true })).stoppedBy).toBe('retry-later');
+    }
+    phone.network.online = false;
+    expect((await push(phone.db, phone.network.transport, { force: true })).stoppedBy).toBe('retry-later');
+    let [entry] = await phone.db.outbox.toArray();
+    expect(entry).toMatchObject({ status: 'pending', attempts: 0 }); // 31 taps, no backoff built up
+    phone.network.online = true;
+    await push(phone.db, failing, { now: () => (entry?.nextAttemptAt ?? 0) + 1 }); // an automatic try does count
+    [entry] = await phone.db.outbox.toArray();
+    expect(entry).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await phone.db.appointments.toArray()).map((row) => row.appointment_title)).toEqual(['Keep me']);
+    expect((await phone.sync()).ok).toBe(true);
+    expect((await serverRows(patient)).map((row) => row.data.appointment_title)).toEqual(['Keep me']);
+    phone.close();
+  });
+
+  it("reports no merge for one device's own queued edits, sent after reconnecting", async () => {
+    const phone = await makeDevice(server, patient, 'chain1');
+    phone.network.online = false;
+    const id = await addAppointment(phone.db, visit(patient, 'First'));
+    await editAppointment(phone.db, id, { notes: 'one' });
+    await editAppointment(phone.db, id, { appointment_title: 'Second', notes: 'two' });
+    const [, ...edits] = await phone.db.outbox.orderBy('seq').toArray();
+    expect(edits.map((edit) => edit.baseVersion)).toEqual([undefined, undefined]); // they build on the queue
+    phone.network.online = true;
+    const result = await phone.sync();
+    expect(result.push).toMatchObject({ sent: 3, merged: 0, rejected: [] });
+    expect((await serverRows(patient))[0]?.data).toMatchObject({ appointment_title: 'Second', notes: 'two' });
+    // Queued on top of a synced record: the first edit builds on the server copy, the next on the first.
+    await editAppointment(phone.db, id, { location: 'Room 1' });
+    await editAppointment(phone.db, id, { location: 'Room 2' });
+    expect((await phone.sync()).push).toMatchObject({ sent: 2, merged: 0 });
+    expect((await serverRows(patient))[0]?.data.location).toBe('Room 2');
+    phone.close();
+  });
+
+  it('reports a merge only where another device really changed the record meanwhile', async () => {
+    const phone = await makeDevice(server, patient, 'chain2');
+    const laptop = await makeDevice(server, patient, 'chain2-laptop');
+    const id = await addAppointment(phone.db, visit(patient, 'Shared'));
+    await phone.sync();
+    await laptop.sync();
+    phone.network.online = false;
+    await editAppointment(phone.db, id, { notes: 'phone 1' });
+    await editAppointment(phone.db, id, { notes: 'phone 2' });
+    await editAppointment(laptop.db, id, { location: 'Laptop room' });
+    expect((await laptop.sync()).push).toMatchObject({ sent: 1, merged: 0 });
+    phone.network.online = true;
+    // The phone's first edit meets the laptop's change (merged); its second builds on its first (not merged).
+    expect((await phone.sync()).push).toMatchObject({ sent: 2, merged: 1 });
+    expect((await serverRows(patient))[0]?.data).toMatchObject({ notes: 'phone 2', location: 'Laptop room' });
+    phone.close();
+    laptop.close();
+  });
+
+  it('lets the next queued edit build on the server copy when the one before it was refused', async () => {
+    const phone = await makeDevice(server, patient, 'chain3');
+    const id = await addAppointment(phone.db, visit(patient, 'Refusal'));
+    await phone.sync();
+    const synced = (await phone.db.appointments.get(id))?.version;
+    // A change the server refuses (a status it does not know), queued as any edit is.
+    await enqueue(phone.db, { resource: 'appointments', id, op: 'update', payload: { status: 'bogus' } });
+    await editAppointment(phone.db, id, { location: 'kept' });
+    const result = await phone.sync();
+    expect(result.push.rejected).toHaveLength(1);
+    expect(result.push).toMatchObject({ sent: 1, merged: 0 });
+    const [refused] = await phone.db.outbox.toArray();
+    expect(refused).toMatchObject({ status: 'failed', payload: { status: 'bogus' } });
+    expect((await serverRows(patient))[0]?.data).toMatchObject({ location: 'kept', status: 'scheduled' });
+    expect((await phone.db.appointments.get(id))?.version).toBeGreaterThan(synced ?? 0);
+    phone.close();
+  });
+
+  it('keeps a change whose answer is missing from the batch, and sends it again', async () => {
+    const phone = await makeDevice(server, patient, 'missing1');
+    await addAppointment(phone.db, visit(patient, 'Unanswered'));
+    const answersOtherKeys: typeof phone.network.transport = async (request) => {
+      if (request.url !== '/sync/push') return phone.network.transport(request);
+      return {
+        status: 200,
+        data: {
+          results: [{ idempotency_key: 'someone-else', status: 400, body: { message: 'Not yours.' } }],
+        },
+      };
+    };
+    expect((await push(phone.db, answersOtherKeys, { force: true })).stoppedBy).toBe('retry-later');
+    expect((await phone.db.outbox.toArray())[0]?.status).toBe('pending');
+    expect((await phone.sync()).ok).toBe(true);
+    expect(await serverRows(patient)).toHaveLength(1);
     phone.close();
   });
 
@@ -265,6 +361,117 @@ describe('sync engine: resets, access changes, server failures', () => {
     expect((await phone.db.appointments.get(id))?.notes).toBe('newer laptop note');
     phone.close();
     laptop.close();
+  });
+});
+
+describe('pulls of any length', () => {
+  /** Counts the pull requests a device makes. */
+  function counting(device: Device, between: (gets: number) => Promise<void> = async () => {}) {
+    const counter = { gets: 0 };
+    const transport: Transport = async (request) => {
+      if (request.method === 'GET') {
+        counter.gets++;
+        await between(counter.gets);
+      }
+      return device.network.transport(request);
+    };
+    return { counter, transport };
+  }
+
+  async function book(device: Device, account: Account, count: number, prefix: string) {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++)
+      ids.push(await addAppointment(device.db, visit(account, `${prefix} ${i}`)));
+    expect((await device.sync()).ok).toBe(true);
+    return ids;
+  }
+
+  const titles = async (device: Device) =>
+    (await device.db.appointments.toArray()).map((row) => row.appointment_title).sort();
+  const serverTitles = async (account: Account) =>
+    (await serverRows(account)).map((row) => String(row.data.appointment_title)).sort();
+
+  it('brings a new device and a long-offline one every record in ceil(N/P) pages, tombstones purged or not', async () => {
+    const laptop = await makeDevice(server, patient, 'long-laptop');
+    const ids = await book(laptop, patient, 22, 'Visit');
+    const oldPhone = await makeDevice(server, patient, 'long-old-phone');
+    await oldPhone.sync();
+    await removeAppointment(laptop.db, ids[0] ?? '');
+    await laptop.sync();
+    await purgeTombstones(server.database().db, new Date(Date.now() + 1000));
+    const rows = 21;
+    for (const device of [await makeDevice(server, patient, 'long-new-phone'), oldPhone]) {
+      const { counter, transport } = counting(device);
+      const result = await pull(device.db, transport, 2);
+      expect(result.requests).toBe(counter.gets);
+      expect(counter.gets).toBeLessThanOrEqual(Math.ceil(rows / 2) + 2);
+      expect(await titles(device)).toEqual(await serverTitles(patient));
+      expect(await titles(device)).toHaveLength(rows);
+      device.close();
+    }
+    laptop.close();
+  });
+
+  it("starts over once when a caregiver is given access in the middle of a pull, and ends with both patients' records", async () => {
+    const other = await makeAccount(server, 'Patient');
+    const caregiver = await makeAccount(server, 'Caregiver');
+    await linkCaregiver(server, patient, caregiver, ['ReadAppointment']);
+    const phone = await makeDevice(server, patient, 'scope-phone');
+    const otherPhone = await makeDevice(server, other, 'scope-other');
+    await book(phone, patient, 7, 'Mine');
+    await book(otherPhone, other, 5, 'Theirs');
+    const carer = await makeDevice(server, caregiver, 'scope-carer');
+    const { counter, transport } = counting(carer, async (gets) => {
+      if (gets === 3) await linkCaregiver(server, other, caregiver, ['ReadAppointment']);
+    });
+    await pull(carer.db, transport, 2);
+    expect(await titles(carer)).toEqual(
+      [...(await serverTitles(patient)), ...(await serverTitles(other))].sort(),
+    );
+    expect(counter.gets).toBeLessThanOrEqual(Math.ceil(12 / 2) + 2 + 2); // 2 pages before the change
+    const quiet = counting(carer);
+    await pull(carer.db, quiet.transport, 2);
+    expect(quiet.counter.gets).toBe(1); // and the next pull does not start over again
+    for (const device of [phone, otherPhone, carer]) device.close();
+  });
+
+  it('starts over when tombstones it needs are purged in the middle of a pull, keeping queued edits', async () => {
+    const laptop = await makeDevice(server, patient, 'mid-laptop');
+    const phone = await makeDevice(server, patient, 'mid-phone');
+    const ids = await book(laptop, patient, 4, 'Before');
+    await phone.sync();
+    await book(laptop, patient, 6, 'After');
+    await removeAppointment(laptop.db, ids[0] ?? '');
+    await laptop.sync();
+    await editAppointment(phone.db, ids[1] ?? '', { notes: 'queued on the phone' });
+    const { transport } = counting(phone, async (gets) => {
+      if (gets === 2) await purgeTombstones(server.database().db, new Date(Date.now() + 1000));
+    });
+    await pull(phone.db, transport, 2);
+    expect(await titles(phone)).toEqual(await serverTitles(patient)); // the deleted one is gone too
+    expect((await phone.db.appointments.get(ids[1] ?? ''))?.notes).toBe('queued on the phone');
+    expect((await phone.sync()).ok).toBe(true);
+    expect((await serverRows(patient)).find((row) => row.id === ids[1])?.data.notes).toBe(
+      'queued on the phone',
+    );
+    phone.close();
+    laptop.close();
+  });
+
+  it('stops a pull that does not move forward with an error, releasing the lock so changes still go out', async () => {
+    const phone = await makeDevice(server, patient, 'stuck');
+    const stuck: Transport = async (request) =>
+      request.method === 'GET'
+        ? { status: 200, data: { changes: [], cursor: 5, more: true, reset: false, scope: 's', token: 't' } }
+        : phone.network.transport(request);
+    await expect(pull(phone.db, stuck, 2)).rejects.toBeInstanceOf(PullError);
+    await addAppointment(phone.db, visit(patient, 'Still sent'));
+    const lockName = 'device:stuck-lock';
+    const first = await syncOnce(phone.db, stuck, { lockName, force: true });
+    expect(first).toMatchObject({ ok: false, problem: 'server', push: { sent: 1 } });
+    expect((await syncOnce(phone.db, phone.network.transport, { lockName, force: true })).ok).toBe(true);
+    expect((await serverRows(patient)).map((row) => row.data.appointment_title)).toEqual(['Still sent']);
+    phone.close();
   });
 });
 
