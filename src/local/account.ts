@@ -12,7 +12,14 @@ import {
   type UpdateProfileFields,
 } from '../domain/auth';
 import { http } from './http';
-import { deleteOtherUsersDbs, deleteUserDbs, openUserDb, saveSessionCopy, userDb } from './db';
+import {
+  deleteOtherUsersDbs,
+  deleteUserDbs,
+  openUserDb,
+  saveSessionCopy,
+  unsentChangesOfOtherUsers,
+  userDb,
+} from './db';
 import { stopSync } from './sync-client';
 import { withSyncLock } from './sync-lock';
 import { syncLockName } from './sync-engine';
@@ -21,12 +28,28 @@ import { clearSession, readSession, replaceToken, storeSession } from './session
 // Signing in and out of this device: the session keys, the per-user replica and the caches that hold
 // the user's data. Sign-in is online-only; logout works offline and leaves nothing of the user behind.
 
-/** Signs in: stores the session, opens the user's replica and loads the profile into it. */
-export async function signIn(body: LoginBody): Promise<Profile> {
+/**
+ * Asked, after the credentials are accepted and before anything is stored, when this device holds changes
+ * an earlier user queued and never sent (signing in deletes their replica); false keeps that replica as it
+ * was and cancels the sign-in. Required: no caller may delete someone's changes without asking.
+ */
+export type ConfirmDeletingOthersChanges = (unsentChanges: number) => Promise<boolean>;
+
+/**
+ * Signs in: stores the session, opens the user's replica and loads the profile into it. Answers null
+ * when the person chose not to delete an earlier user's unsent changes (nothing of this sign-in is kept).
+ */
+export async function signIn(
+  body: LoginBody,
+  confirmDeletingOthersChanges: ConfirmDeletingOthersChanges,
+): Promise<Profile | null> {
   const response = await http.post('/auth/login', body, { quiet: true });
   const login = loginResponseSchema.parse(response.data);
+  // Someone else's replica may be left on this device (their session ended without a logout). The same
+  // person's replica is kept, so what they queued before their session ended goes out now.
+  const othersUnsent = await unsentChangesOfOtherUsers(login.userId);
+  if (othersUnsent > 0 && !(await confirmDeletingOthersChanges(othersUnsent))) return null;
   storeSession(login.accessToken, login.role);
-  // Someone else's replica may be left on this device (their session ended without a logout): remove it.
   await deleteOtherUsersDbs(login.userId);
   await openUserDb(login.userId);
   await saveSessionCopy(login.userId, login.accessToken);

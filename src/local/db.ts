@@ -40,14 +40,17 @@ export type OutboxEntry = {
   payload: Record<string, unknown>;
   changedAt: number;
   idempotencyKey: string;
-  /** The server version this edit is sent against, fixed at the first attempt so every retry is the same request. */
+  /**
+   * The server version this edit was made on, so the server merges only with changes this device had not
+   * seen. Unset while an earlier queued change of the same record is unsent: the edit builds on that one,
+   * and takes the version the server gives it when it is acknowledged. Fixed before the first send, so
+   * every retry is the same request.
+   */
   baseVersion?: number;
   status: 'pending' | 'failed';
   attempts: number;
   nextAttemptAt: number;
   error?: string;
-  /** Failed answers from the server (not lost connections) so far; past a limit the change is given up. */
-  serverFailures?: number;
   /** What the person would call the record (e.g. its title when queued), to name it if the change fails. */
   label?: string;
   /** Files (ids in `blobs`) to upload before this mutation is sent. */
@@ -133,13 +136,45 @@ export function closeUserDb(): void {
   current = null;
 }
 
-/** Deletes the replicas of anyone but this user (left by a session that ended with a 401, not a logout). */
-export async function deleteOtherUsersDbs(userId: string): Promise<void> {
+/** The replicas on this device of anyone but this user (left by a session that ended with a 401, not a logout). */
+async function otherUsersReplicaNames(userId: string): Promise<string[]> {
   const keep = new Set([`${DB_PREFIX}${userId}`, `${DB_PREFIX}session`]);
   const names = await Dexie.getDatabaseNames().catch(() => [] as string[]);
-  await Promise.all(
-    names.filter((name) => name.startsWith(DB_PREFIX) && !keep.has(name)).map((name) => Dexie.delete(name)),
-  );
+  return names.filter((name) => name.startsWith(DB_PREFIX) && !keep.has(name));
+}
+
+/** Deletes the replicas of anyone but this user. */
+export async function deleteOtherUsersDbs(userId: string): Promise<void> {
+  await Promise.all((await otherUsersReplicaNames(userId)).map((name) => Dexie.delete(name)));
+}
+
+/**
+ * How many changes the earlier users of this device queued and the server never took, counted without
+ * opening their replicas as the current database and without reading anything else of theirs: the
+ * person signing in is told only this number before those replicas are deleted.
+ */
+export async function unsentChangesOfOtherUsers(userId: string): Promise<number> {
+  const counts = await Promise.all((await otherUsersReplicaNames(userId)).map(outboxSizeOf));
+  return counts.reduce((total, count) => total + count, 0);
+}
+
+/** Every entry in an outbox is a change the server has not taken yet: pending, or refused and not discarded. */
+export async function unsentChangeCount(db: KincareDb): Promise<number> {
+  return db.outbox.count();
+}
+
+async function outboxSizeOf(name: string): Promise<number> {
+  // Dexie's dynamic mode (no schema declared): it opens the database as it is, so a replica that is not
+  // ours is only read, never upgraded or created.
+  const db = new Dexie(name);
+  try {
+    await db.open();
+    return db.tables.some((table) => table.name === 'outbox') ? await db.table('outbox').count() : 0;
+  } catch {
+    return 0; // gone meanwhile (deleted by another tab), or unreadable: nothing there can be sent either
+  } finally {
+    db.close();
+  }
 }
 
 /** Deletes this user's replica and the session copy (logout), and any replica left from an earlier crash. */

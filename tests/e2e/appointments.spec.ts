@@ -237,14 +237,17 @@ test('a change the server refuses is rolled back, listed with its reason in the 
   await context.setOffline(false);
   await expect(
     page.getByText(
-      'Your change could not be saved: This appointment was deleted on another device, so your change was not applied.',
+      'Change to the appointment “Checkup” could not be saved: This appointment was deleted on another device, so your change was not applied.',
     ),
   ).toBeVisible();
   await expect(page.getByTestId('sync-status')).toContainText('1 failed');
   await page.getByTestId('sync-status').click();
   await expect(page.getByText('Changes that could not be saved')).toBeVisible();
   await expect(
-    page.getByText('Change to Checkup: This appointment was deleted on another device'),
+    page
+      .getByRole('listitem')
+      .filter({ hasText: 'Change to the appointment “Checkup”' })
+      .filter({ hasText: 'This appointment was deleted on another device' }),
   ).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Discard' }).click();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 export const PASSWORD = 'Healthy123';
@@ -64,14 +64,18 @@ export async function createVerifiedUser(
 }
 
 /** Signs in through the sign-in form, and accepts the beta policy the first time. */
-export async function signInThroughUi(page: Page, email: string) {
+export async function signInThroughUi(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(PASSWORD);
+  await form.getByLabel('Password').fill(password);
   await form.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Logged in successfully')).toBeVisible();
-  // First sign-in goes to the beta policy, later ones straight home.
+  await acceptBetaPolicyIfAsked(page);
+}
+
+/** After a sign-in: the first one goes to the beta policy (accepted here), later ones straight home. */
+export async function acceptBetaPolicyIfAsked(page: Page) {
   await page.waitForURL(/\/(beta-user-policy|dashboard|caregiver\/dashboard|unauthorized)$/);
   if (page.url().endsWith('/beta-user-policy')) {
     await expect(page.getByRole('checkbox')).toHaveCount(4);
@@ -126,5 +130,101 @@ export async function addAppointmentThroughUi(page: Page, title: string) {
   const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T10:30`;
   await form.getByLabel('Date and time').fill(local);
   await form.getByRole('button', { name: 'Add appointment' }).click();
-  await expect(page.getByText('Appointment added')).toBeVisible();
+  // The toast of an appointment added just before may still be showing.
+  await expect(page.getByText('Appointment added').last()).toBeVisible();
+}
+
+/** The phone and the laptop sizes every new screen is checked at. */
+export const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+] as const;
+
+/** The page does not scroll sideways, and each of `boxes` lies inside the viewport without clipping its content. */
+export async function expectNoHorizontalOverflow(page: Page, ...boxes: Locator[]) {
+  const root = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(root.scroll, 'the page scrolls sideways').toBeLessThanOrEqual(root.client);
+  const width = page.viewportSize()?.width ?? 0;
+  for (const box of boxes) {
+    const bounds = await box.boundingBox();
+    expect(bounds, 'box is on screen').not.toBeNull();
+    if (!bounds) continue;
+    expect(bounds.x).toBeGreaterThanOrEqual(0);
+    expect(bounds.x + bounds.width).toBeLessThanOrEqual(width);
+    expect(await box.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  }
+}
+
+/** Every element of `targets` can be tapped: at least 44 x 44 CSS pixels. */
+export async function expectTapTargets(targets: Locator) {
+  const all = await targets.all();
+  expect(all.length).toBeGreaterThan(0);
+  for (const target of all) {
+    const bounds = await target.boundingBox();
+    const name = await target.textContent();
+    expect(bounds?.height ?? 0, `height of ${name}`).toBeGreaterThanOrEqual(44);
+    expect(bounds?.width ?? 0, `width of ${name}`).toBeGreaterThanOrEqual(44);
+  }
+}
+
+/**
+ * Ends every session of this account from elsewhere (a password change on another device signs out older
+ * tokens): the page's next call is answered 401. Answers the new password.
+ */
+export async function endSessionsElsewhere(request: APIRequestContext, email: string): Promise<string> {
+  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  const token = (await login.json()).accessToken as string;
+  const newPassword = 'Healthier456';
+  const changed = await request.put('/api/auth/change-password', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { old_password: PASSWORD, new_password: newPassword, confirm_password: newPassword },
+  });
+  expect(changed.ok()).toBe(true);
+  return newPassword;
+}
+
+/** A token of this account, signed in through the API (not the page), to look at what the server holds. */
+export async function apiToken(request: APIRequestContext, email: string, password = PASSWORD) {
+  const login = await request.post('/api/auth/login', { data: { email, password } });
+  expect(login.ok()).toBe(true);
+  return (await login.json()).accessToken as string;
+}
+
+/** The titles of the appointments the server holds for the account of `token`, sorted. */
+export async function appointmentTitlesOf(request: APIRequestContext, token: string): Promise<string[]> {
+  const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.ok()).toBe(true);
+  return ((await response.json()).data as { appointment_title: string }[])
+    .map((row) => row.appointment_title)
+    .sort();
+}
+
+/** How many entries the outbox of a user's replica holds, read straight from IndexedDB (null: no replica). */
+export async function outboxSize(page: Page, userId: string): Promise<number | null> {
+  return page.evaluate(async (name) => {
+    if (!(await indexedDB.databases()).some((db) => db.name === name)) return null;
+    return new Promise<number | null>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const count = db.transaction('outbox').objectStore('outbox').count();
+        count.onsuccess = () => {
+          db.close();
+          resolve(count.result);
+        };
+        count.onerror = () => reject(count.error);
+      };
+    });
+  }, `kincare-${userId}`);
+}
+
+/** The signed-in user's id (the token's `sub`), or null when nobody is signed in on this page. */
+export async function signedInUserId(page: Page): Promise<string | null> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const payload = token?.split('.')[1];
+  return payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub: string }).sub : null;
 }

@@ -15,7 +15,8 @@ export function Header({ role, weather, patientSelector, syncStatus }: Props) {
   const greeting = greetingFor(DateTime.now().hour);
   const profilePath = role === 'Caregiver' ? '/caregiver/profile' : '/profile';
   return (
-    <header className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-200 bg-white px-6 py-3">
+    // `relative`: the sync status details open below the header, right-aligned, whatever the screen width.
+    <header className="relative flex flex-wrap items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 py-3 sm:px-6">
       <div className="flex items-center gap-4">
         <p className="text-lg font-semibold text-slate-900" data-testid="greeting">
           {greeting}
@@ -23,7 +24,7 @@ export function Header({ role, weather, patientSelector, syncStatus }: Props) {
         </p>
         {weather}
       </div>
-      <div className="flex items-center gap-4">
+      <div className="flex flex-wrap items-center gap-4">
         {role === 'Caregiver' ? patientSelector : null}
         {syncStatus}
         <Link

@@ -8,26 +8,27 @@ import { LAST_SYNC_KEY } from '../../local/sync-engine';
 import { syncNow } from '../../local/sync-client';
 import { Button } from '../ui/button';
 import { useOnline } from './use-online';
+import { describeChange, typedValuesOf, type TypedValue } from './refused-changes';
 
 // The sync status in the header: online or offline, how many changes wait, when the last sync finished,
-// 'Sync now', and the changes the server refused, each with its reason and a discard action.
+// 'Sync now', and the changes the server refused, each with its record, the reason, what the person had
+// typed (to enter it again) and a discard action.
 
-const DESCRIBE: Record<OutboxEntry['op'], string> = {
-  create: 'New',
-  update: 'Change to',
-  delete: 'Deletion of',
-};
+type RefusedChange = { entry: OutboxEntry; typed: TypedValue[] };
 
 function useSyncFacts() {
   return useLiveQuery(async () => {
-    if (!hasUserDb()) return { waiting: 0, failed: [] as OutboxEntry[], lastSyncAt: null as number | null };
+    if (!hasUserDb()) return { waiting: 0, failed: [] as RefusedChange[], lastSyncAt: null as number | null };
     const db = userDb();
     const [waiting, failed, last] = await Promise.all([
       db.outbox.where('status').equals('pending').count(),
       db.outbox.where('status').equals('failed').toArray(),
       db.syncState.get(LAST_SYNC_KEY),
     ]);
-    return { waiting, failed, lastSyncAt: typeof last?.value === 'number' ? last.value : null };
+    const refused = await Promise.all(
+      failed.map(async (entry) => ({ entry, typed: await typedValuesOf(db, entry) })),
+    );
+    return { waiting, failed: refused, lastSyncAt: typeof last?.value === 'number' ? last.value : null };
   }, []);
 }
 
@@ -49,7 +50,7 @@ export function SyncStatus() {
   };
 
   return (
-    <Popover className="relative">
+    <Popover>
       <PopoverButton
         className={`flex items-center gap-2 rounded-full px-3 py-1 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
           failed.length > 0
@@ -64,7 +65,13 @@ export function SyncStatus() {
         <span aria-hidden="true">{online ? '●' : '○'}</span>
         {summary}
       </PopoverButton>
-      <PopoverPanel className="absolute right-0 z-40 mt-2 w-80 rounded-lg bg-white p-4 shadow-lg ring-1 ring-slate-200">
+      {/* Positioned against the header (not the button): right-aligned and never wider than the screen,
+          so it stays on screen on a phone however the header wraps. Not portalled, so it stays in the
+          header's landmark and in the tab order right after the button. */}
+      <PopoverPanel
+        data-testid="sync-status-panel"
+        className="absolute top-full right-2 z-40 mt-1 max-h-[calc(100dvh-8rem)] w-[min(24rem,calc(100vw_-_1rem))] overflow-y-auto rounded-lg bg-white p-4 shadow-lg ring-1 ring-slate-200"
+      >
         <p className="text-sm text-slate-800">
           {online ? 'Online' : 'Offline: changes are kept on this device and sent when you are back online.'}
         </p>
@@ -79,31 +86,51 @@ export function SyncStatus() {
             ? DateTime.fromMillis(facts.lastSyncAt).toFormat('ccc, LLL dd, HH:mm:ss')
             : 'not yet'}
         </p>
-        <Button className="mt-3 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
+        <Button className="mt-3 min-h-11 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
           {syncing ? 'Syncing...' : 'Sync now'}
         </Button>
         {failed.length > 0 ? (
           <div className="mt-4">
             <h3 className="text-sm font-semibold text-red-900">Changes that could not be saved</h3>
             <ul className="mt-2 space-y-2">
-              {failed.map((entry) => (
-                <li key={entry.seq} className="rounded bg-red-50 p-2 text-sm text-red-900">
-                  <p>
-                    {DESCRIBE[entry.op]} {entry.label ?? 'a record'}: {entry.error}
-                  </p>
-                  <button
-                    type="button"
-                    className="mt-1 font-semibold underline"
-                    onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}
-                  >
-                    Discard
-                  </button>
-                </li>
+              {failed.map(({ entry, typed }) => (
+                <RefusedChangeItem key={entry.seq} entry={entry} typed={typed} />
               ))}
             </ul>
           </div>
         ) : null}
       </PopoverPanel>
     </Popover>
+  );
+}
+
+function RefusedChangeItem({ entry, typed }: RefusedChange) {
+  const name = describeChange(entry);
+  return (
+    <li className="rounded bg-red-50 p-2 text-sm text-red-900">
+      <p className="font-semibold break-words">{name}</p>
+      <p className="break-words">{entry.error ?? 'The server refused it.'}</p>
+      {typed.length > 0 ? (
+        <>
+          <p className="mt-2 text-red-900">What you entered:</p>
+          <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+            {typed.map(({ label, value }) => (
+              <div key={label} className="contents">
+                <dt className="font-medium">{label}</dt>
+                <dd className="break-words whitespace-pre-wrap text-slate-900">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      ) : null}
+      <button
+        type="button"
+        className="mt-2 min-h-11 rounded px-3 font-semibold underline focus:outline-none focus-visible:ring-2 focus-visible:ring-red-800"
+        aria-label={`Discard: ${name}`}
+        onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}
+      >
+        Discard
+      </button>
+    </li>
   );
 }

@@ -2,10 +2,12 @@ import { useEffect, useRef } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import toast from 'react-hot-toast';
 import { hasUserDb, userDb } from '../../local/db';
+import { describeChange } from './refused-changes';
 
 /**
  * Tells the person once about each change the server refused, whoever sent it: this page, another tab,
  * or the service worker syncing in the background (then they hear of it when the app is next open).
+ * The toast names the record; the sync status keeps the reason and what they had typed.
  */
 export function useFailedChangeToasts(): void {
   const failed = useLiveQuery(
@@ -17,10 +19,10 @@ export function useFailedChangeToasts(): void {
     for (const entry of failed ?? []) {
       if (entry.seq === undefined || told.current.has(entry.seq)) continue;
       told.current.add(entry.seq);
-      toast.error(`Your change could not be saved: ${entry.error ?? 'the server refused it.'}`, {
-        id: `failed-${entry.seq}`,
-        duration: 5000,
-      });
+      toast.error(
+        `${describeChange(entry)} could not be saved: ${entry.error ?? 'the server refused it.'} See the sync status for what you entered.`,
+        { id: `failed-${entry.seq}`, duration: 5000 },
+      );
     }
   }, [failed]);
 }

@@ -1,0 +1,297 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  PASSWORD,
+  VIEWPORTS,
+  acceptBetaPolicyIfAsked,
+  addAppointmentThroughUi,
+  apiToken,
+  appointmentTitlesOf,
+  createVerifiedUser,
+  endSessionsElsewhere,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  expectTapTargets,
+  indexedDbNames,
+  outboxSize,
+  serverAppointments,
+  signInThroughUi,
+  signedInUserId,
+} from './support';
+
+// No change is lost without the person deciding it (issue 6, point 3): signing out with unsent changes,
+// a session that ends with changes queued, another person signing in on a device that holds them, and a
+// change the server refused. Service workers are blocked so that only the page syncs, at steps the test
+// chooses (the worker's own replay is tested in appointments.spec.ts).
+
+test.use({ serviceWorkers: 'block' });
+
+const replicaNames = async (page: Page) =>
+  (await indexedDbNames(page)).filter((name) => name.startsWith('kincare-') && name !== 'kincare-session');
+
+const logoutButton = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Logout' });
+
+/**
+ * Opens the appointments page inside the app (no reload): with no service worker, only the code this
+ * document has loaded works offline, and the sign-in page's must stay loaded for signing out offline.
+ */
+async function openAppointments(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Appointments' }).click();
+  await expect(page.getByRole('button', { name: 'New appointment' })).toBeVisible();
+}
+
+/** Fills the sign-in form and submits it, without waiting for where it leads. */
+async function submitSignIn(page: Page, email: string, password = PASSWORD) {
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width} x ${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('logout with unsent changes asks first; sending says why it cannot, then sends and signs out', async ({
+      page,
+      context,
+      request,
+    }) => {
+      const { email } = await createVerifiedUser(request, 'Patient', 'Uma Unsent');
+      await signInThroughUi(page, email);
+      await openAppointments(page);
+      await context.setOffline(true);
+      await addAppointmentThroughUi(page, 'Eye exam');
+      await addAppointmentThroughUi(page, 'Dentist');
+      await expect(page.getByTestId('sync-status')).toContainText('2 changes waiting');
+
+      await logoutButton(page).click();
+      const dialog = page.getByRole('dialog', { name: 'Unsent changes' });
+      await expect(dialog).toContainText('You have 2 changes that have not been sent yet.');
+      await expect(dialog.getByRole('button', { name: 'Send them first' })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalOverflow(page, dialog);
+      await expectTapTargets(dialog.getByRole('button'));
+      // Escape is Cancel: still signed in, changes kept, focus back on Logout.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(logoutButton(page)).toBeFocused();
+      await expect(page).toHaveURL(/\/appointments$/);
+      await logoutButton(page).click();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId('sync-status')).toContainText('2 changes waiting');
+
+      // Offline, nothing can be sent: it says so and stays.
+      await logoutButton(page).click();
+      await dialog.getByRole('button', { name: 'Send them first' }).click();
+      await expect(dialog.getByRole('alert')).toHaveText(
+        'You are offline, so your changes could not be sent. Connect to the internet and try again, or discard them.',
+      );
+      await expectNoHorizontalOverflow(page, dialog);
+      await expectNoAxeViolations(page);
+
+      // Online, but the server does not take them yet: it says so and stays.
+      await page.route('**/api/**', (route) =>
+        route.fulfill({ status: 503, json: { message: 'Service unavailable' } }),
+      );
+      await context.setOffline(false);
+      await dialog.getByRole('button', { name: 'Send them first' }).click();
+      await expect(dialog.getByRole('alert')).toHaveText(
+        'Your changes could not be sent: the server did not take them just now. Try again in a moment, or discard them.',
+      );
+      await expect(page).toHaveURL(/\/appointments$/);
+
+      await page.unroute('**/api/**');
+      await dialog.getByRole('button', { name: 'Send them first' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await replicaNames(page)).toEqual([]);
+      expect(await appointmentTitlesOf(request, await apiToken(request, email))).toEqual([
+        'Dentist',
+        'Eye exam',
+      ]);
+    });
+
+    test('"Discard and sign out" signs out and deletes the unsent change', async ({
+      page,
+      context,
+      request,
+    }) => {
+      const { email } = await createVerifiedUser(request, 'Patient', 'Dora Discard');
+      await signInThroughUi(page, email);
+      await openAppointments(page);
+      await context.setOffline(true);
+      await addAppointmentThroughUi(page, 'Flu shot');
+      await logoutButton(page).click();
+      const dialog = page.getByRole('dialog', { name: 'Unsent changes' });
+      await expect(dialog).toContainText('You have 1 change that has not been sent yet.');
+      await dialog.getByRole('button', { name: 'Discard and sign out' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await replicaNames(page)).toEqual([]);
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+      await context.setOffline(false);
+      expect(await appointmentTitlesOf(request, await apiToken(request, email))).toEqual([]);
+    });
+
+    test('after a 401 the queued change stays on the device and goes out when the same person signs in again', async ({
+      page,
+      context,
+      request,
+    }) => {
+      const { email } = await createVerifiedUser(request, 'Patient', 'Sid Session');
+      await signInThroughUi(page, email);
+      const userId = await signedInUserId(page);
+      await openAppointments(page);
+      await context.setOffline(true);
+      await addAppointmentThroughUi(page, 'Eye exam');
+      const password = await endSessionsElsewhere(request, email);
+      await context.setOffline(false); // the sync that follows is answered 401
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
+      await expectNoHorizontalOverflow(page);
+      expect(await outboxSize(page, userId ?? '')).toBe(1);
+      const token = await apiToken(request, email, password);
+      expect(await appointmentTitlesOf(request, token)).toEqual([]);
+
+      // The same person: no question, the replica is kept and its queue goes out.
+      await signInThroughUi(page, email, password);
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect.poll(() => appointmentTitlesOf(request, token)).toEqual(['Eye exam']);
+      await expect.poll(() => outboxSize(page, userId ?? '')).toBe(0);
+      await page.goto('/appointments');
+      await expect(page.getByText('Eye exam')).toBeVisible();
+    });
+
+    test("another person signing in is told how many of the earlier person's unsent changes will be deleted", async ({
+      page,
+      context,
+      request,
+    }) => {
+      const earlier = await createVerifiedUser(request, 'Patient', 'Ada Earlier');
+      const later = await createVerifiedUser(request, 'Patient', 'Ben Later');
+      await signInThroughUi(page, earlier.email);
+      const earlierId = await signedInUserId(page);
+      await openAppointments(page);
+      await context.setOffline(true);
+      await addAppointmentThroughUi(page, 'Eye exam');
+      await addAppointmentThroughUi(page, 'Dentist');
+      const earlierPassword = await endSessionsElsewhere(request, earlier.email);
+      await context.setOffline(false);
+      await expect(page).toHaveURL(/\/login$/);
+
+      await submitSignIn(page, later.email);
+      const dialog = page.getByRole('dialog', { name: 'Unsent changes on this device' });
+      await expect(dialog).toContainText(
+        'This device holds 2 unsent changes of the person who used Kincare here before. Signing in as you will delete them.',
+      );
+      // Nothing of the earlier person but the count.
+      for (const secret of [earlier.email, earlier.name, 'Eye exam', 'Dentist'])
+        await expect(dialog).not.toContainText(secret);
+      await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalOverflow(page, dialog);
+      await expectTapTargets(dialog.getByRole('button'));
+
+      // Cancel: not signed in, the earlier replica as it was.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+      expect(await outboxSize(page, earlierId ?? '')).toBe(2);
+
+      await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+      await dialog.getByRole('button', { name: 'Delete them and continue' }).click();
+      await expect(page.getByText('Logged in successfully')).toBeVisible();
+      await acceptBetaPolicyIfAsked(page);
+      const laterId = await signedInUserId(page);
+      expect(await replicaNames(page)).toEqual([`kincare-${laterId}`]);
+      expect(
+        await appointmentTitlesOf(request, await apiToken(request, earlier.email, earlierPassword)),
+      ).toEqual([]);
+
+      // A replica with nothing unsent is removed without a question.
+      await endSessionsElsewhere(request, later.email);
+      await page.reload(); // the sync on start is answered 401
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await outboxSize(page, laterId ?? '')).toBe(0);
+      await submitSignIn(page, earlier.email, earlierPassword);
+      await expect(page.getByText('Logged in successfully')).toBeVisible();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      expect(await replicaNames(page)).toEqual([`kincare-${earlierId}`]);
+    });
+
+    test('a refused change names the record, says why, and shows what the person had typed', async ({
+      page,
+      context,
+      request,
+    }) => {
+      const { email } = await createVerifiedUser(request, 'Patient', 'Rhea Refused');
+      await signInThroughUi(page, email);
+      await openAppointments(page);
+      await addAppointmentThroughUi(page, 'Checkup');
+      await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(1);
+      await expect(page.getByTestId('sync-status')).toHaveText(/^.Online$/);
+      const [row] = await serverAppointments(page, request);
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+
+      // This device edits offline while another device deletes the appointment.
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Edit Checkup' }).click();
+      const edit = page.getByRole('form', { name: 'Edit appointment' });
+      await edit.getByRole('textbox', { name: 'Title' }).fill('Annual checkup');
+      await edit.getByLabel('Date and time').fill('2027-03-04T09:00');
+      await edit.getByLabel('Status').selectOption('completed');
+      await edit.getByRole('textbox', { name: 'Location' }).fill('Lab 2, second floor');
+      await edit.getByRole('textbox', { name: 'Notes' }).fill('Fasting since midnight');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      const deleted = await request.delete(`/api/appointments/${row?.id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(deleted.ok()).toBe(true);
+      await context.setOffline(false);
+
+      await expect(
+        page.getByText(
+          'Change to the appointment “Annual checkup” could not be saved: This appointment was deleted on another device, so your change was not applied.',
+        ),
+      ).toBeVisible();
+      await expect(page.getByTestId('sync-status')).toContainText('1 failed');
+
+      // A refused change counts as unsent at logout, and sending it again is not offered as a way out.
+      await logoutButton(page).click();
+      const dialog = page.getByRole('dialog', { name: 'Unsent changes' });
+      await expect(dialog).toContainText('You have 1 change that has not been sent yet.');
+      await expect(dialog).toContainText(
+        'It was refused by the server: the sync status shows what you typed.',
+      );
+      await dialog.getByRole('button', { name: 'Send them first' }).click();
+      await expect(dialog.getByRole('alert')).toHaveText(
+        'The server refused this change, so sending again will not help. Cancel and open the sync status to see what you typed, or discard it.',
+      );
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+      await page.getByTestId('sync-status').click();
+      const panel = page.getByTestId('sync-status-panel');
+      const item = panel
+        .getByRole('listitem')
+        .filter({ hasText: 'Change to the appointment “Annual checkup”' });
+      await expect(item).toContainText('This appointment was deleted on another device');
+      await expect(item).toContainText('What you entered:');
+      await expect(item.locator('dt')).toHaveText(['Title', 'Date and time', 'Status', 'Location', 'Notes']);
+      await expect(item.locator('dd')).toHaveText([
+        'Annual checkup',
+        'Thu, Mar 04, 2027, 09:00',
+        'Completed',
+        'Lab 2, second floor',
+        'Fasting since midnight',
+      ]);
+      await expectNoHorizontalOverflow(page, panel);
+      await expectTapTargets(panel.getByRole('button'));
+      await expectNoAxeViolations(page);
+
+      await item.getByRole('button', { name: 'Discard' }).click();
+      await expect(page.getByTestId('sync-status')).not.toContainText('failed');
+      await expect(page.getByText('No upcoming appointments.')).toBeVisible();
+    });
+  });
+}
