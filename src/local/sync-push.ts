@@ -1,5 +1,11 @@
 import { messagesFromErrorBody } from '../domain/errors';
-import { PUSH_BATCH_MAX, pushResponseSchema, type PushChange, type PushResult } from '../domain/sync';
+import {
+  PUSH_BATCH_MAX,
+  pushResponseSchema,
+  SYNCED_RESOURCES,
+  type PushChange,
+  type PushResult,
+} from '../domain/sync';
 import type { KincareDb, OutboxEntry, SyncedRow } from './db';
 import { applyServerState, recompute, shadowKey } from './outbox';
 import { pushChangeFor } from './sync-resources';
@@ -89,7 +95,9 @@ export async function push(
           size = prepared.ready.length;
           continue;
         }
-        const stop = await settle(db, head, prepared.failure, outcome, force, now());
+        const stop = await inOneTransaction(db, () =>
+          settle(db, head, prepared.failure, outcome, force, now()),
+        );
         if (stop) return { ...outcome, stoppedBy: stop };
         continue;
       }
@@ -111,28 +119,26 @@ export async function push(
         size = 1;
         continue;
       }
-      const stop = await settle(db, head, response, outcome, force, now());
+      const stop = await inOneTransaction(db, () => settle(db, head, response, outcome, force, now()));
       if (stop) return { ...outcome, stoppedBy: stop };
       continue;
     }
     const parsed = pushResponseSchema.safeParse(response.data);
-    const results = parsed.success ? parsed.data.results : [];
-    const answered = batch.map((entry) =>
-      results.find((result) => result.idempotency_key === entry.idempotencyKey),
+    const results = new Map(
+      (parsed.success ? parsed.data.results : []).map((result) => [result.idempotency_key, result]),
     );
-    for (const [index, entry] of batch.entries()) {
-      const result: PushResult | undefined = answered[index];
-      // A missing answer is the server's fault: keep the change and try again later.
-      const stop = await settle(
-        db,
-        entry,
-        result ? { status: result.status, data: result.body } : { status: 0, data: null },
-        outcome,
-        force,
-        now(),
-      );
-      if (stop) return { ...outcome, stoppedBy: stop };
-    }
+    // Every answer of the batch is written in one transaction: one commit instead of one per change.
+    const stop = await inOneTransaction(db, async () => {
+      for (const entry of batch) {
+        const result: PushResult | undefined = results.get(entry.idempotencyKey);
+        // A missing answer is the server's fault: keep the change and try again later.
+        const answer = result ? { status: result.status, data: result.body } : { status: 0, data: null };
+        const stopped = await settle(db, entry, answer, outcome, force, now());
+        if (stopped) return stopped;
+      }
+      return null;
+    });
+    if (stop) return { ...outcome, stoppedBy: stop };
     size = options.batchSize ?? PUSH_BATCH;
   }
 }
@@ -230,36 +236,36 @@ async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number, for
 }
 
 /**
- * The server took the change: drop the entry, rebase what is still queued on the server's answer, and
+ * (In a transaction.) The server took the change: drop the entry, rebase what is still queued on the server's answer, and
  * let the next queued change of this record build on the version this one got.
  */
 async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Promise<void> {
   const data = (body as { data?: Record<string, unknown> } | null)?.data;
   const version = typeof data?.version === 'number' ? data.version : 0;
   const deleted = entry.op === 'delete' || data?.deleted === true;
-  const view = db.viewOf(entry.resource);
-  await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {
-    await db.outbox.delete(entry.seq as number);
-    await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
-    await settleSuccessorBase(db, entry, version);
-    await applyServerState(db, entry.resource, entry.entityId, {
-      version,
-      data: deleted || !data ? null : (data as SyncedRow),
-    });
+  await db.outbox.delete(entry.seq as number);
+  await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
+  await settleSuccessorBase(db, entry, version);
+  await applyServerState(db, entry.resource, entry.entityId, {
+    version,
+    data: deleted || !data ? null : (data as SyncedRow),
   });
 }
 
 /** The server refused the change: keep it as failed (for the person to see and discard) and roll it back. */
 async function reject(db: KincareDb, entry: OutboxEntry, message: string): Promise<void> {
-  const view = db.viewOf(entry.resource);
-  await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
-    await db.outbox.update(entry.seq as number, { status: 'failed', error: message });
-    // The next change of this record was made on top of this one; without it, it builds on what this
-    // one built on.
-    const shadow = await db.serverRows.get(shadowKey(entry.resource, entry.entityId));
-    await settleSuccessorBase(db, entry, entry.baseVersion ?? shadow?.version ?? 0);
-    await recompute(db, entry.resource, entry.entityId);
-  });
+  await db.outbox.update(entry.seq as number, { status: 'failed', error: message });
+  // The next change of this record was made on top of this one; without it, it builds on what this
+  // one built on.
+  const shadow = await db.serverRows.get(shadowKey(entry.resource, entry.entityId));
+  await settleSuccessorBase(db, entry, entry.baseVersion ?? shadow?.version ?? 0);
+  await recompute(db, entry.resource, entry.entityId);
+}
+
+/** Runs the settling of answers as one transaction over every table it touches. */
+function inOneTransaction<T>(db: KincareDb, work: () => Promise<T>): Promise<T> {
+  const views = SYNCED_RESOURCES.map((resource) => db.viewOf(resource));
+  return db.transaction('rw', [...views, db.serverRows, db.outbox, db.blobs], work);
 }
 
 /** Fixes the base version of the next queued change of the record, if it was waiting for this one. */
