@@ -10,7 +10,7 @@ export type SyncedResource = (typeof SYNCED_RESOURCES)[number];
 /** Deleted records stay as tombstones at least this long; an older cursor must start over. */
 export const TOMBSTONE_DAYS = 90;
 export const PULL_PAGE_DEFAULT = 500;
-export const PULL_PAGE_MAX = 2000;
+export const PULL_PAGE_MAX = 10_000;
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const IDEMPOTENCY_KEY_MESSAGE = 'Idempotency-Key must be 8 to 100 letters, digits, - or _.';

@@ -1,4 +1,10 @@
-import { pullResponseSchema, SYNCED_RESOURCES, type PullResponse, type SyncedResource } from '../domain/sync';
+import {
+  PULL_PAGE_MAX,
+  pullResponseSchema,
+  SYNCED_RESOURCES,
+  type PullResponse,
+  type SyncedResource,
+} from '../domain/sync';
 import type { KincareDb, SyncedRow } from './db';
 import { applyServerState, recompute, shadowKey } from './outbox';
 import type { Transport } from './sync-transport';
@@ -8,7 +14,8 @@ import type { Transport } from './sync-transport';
 // records with queued edits get the server's copy updated and their edits rebased on top, so a pull
 // never overwrites a change this device has not sent yet.
 
-export const PULL_PAGE = 2000;
+/** Large pages: fewer round trips and transactions on a first pull (fetching the next page overlaps the write). */
+export const PULL_PAGE = PULL_PAGE_MAX;
 const CURSOR_KEY = 'cursor';
 const SCOPE_KEY = 'scope';
 /** Set while a reset re-pulls everything; an interrupted reset starts over from 0 next time. */

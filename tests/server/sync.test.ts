@@ -238,7 +238,7 @@ describe('GET /api/sync/pull', () => {
 
   it('checks its query and needs a token', async () => {
     const patient = await makePerson(ctx, 'Patient');
-    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=5000', 'scope=a%20b']) {
+    for (const query of ['cursor=-1', 'cursor=abc', 'limit=0', 'limit=20000', 'scope=a%20b']) {
       const response = await pull(patient, query);
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toMatch(/cursor|limit|scope/);
