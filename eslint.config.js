@@ -32,6 +32,7 @@ export default tseslint.config(
       'src/app/routeTree.gen.ts',
       'test-results/**',
       'playwright-report/**',
+      'coverage/**', // Stryker's sandbox and reports
       'tests/e2e/.tmp/**',
     ],
   },
