@@ -243,9 +243,13 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   const data = (body as { data?: Record<string, unknown> } | null)?.data;
   const version = typeof data?.version === 'number' ? data.version : 0;
   const deleted = entry.op === 'delete' || data?.deleted === true;
+  const merged = (body as { merged?: unknown } | null)?.merged === true;
   await db.outbox.delete(entry.seq as number);
   await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
-  await settleSuccessorBase(db, entry, version);
+  // The next queued edit builds on this one's version, unless the server merged this one with changes
+  // this device has not seen: that version holds them, so the next edit still builds on what this one
+  // built on, and is merged field by field too (or it would overwrite a later edit it never saw).
+  await settleSuccessorBase(db, entry, merged ? (entry.baseVersion ?? version) : version);
   await applyServerState(db, entry.resource, entry.entityId, {
     version,
     data: deleted || !data ? null : (data as SyncedRow),

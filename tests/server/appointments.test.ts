@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
+import { eq } from 'drizzle-orm';
 import { careLinks } from '../../src/server/db/schema';
 
 let ctx: TestContext;
@@ -169,6 +170,28 @@ describe('appointments', () => {
     expect(
       (await as(ctx, caregiver, { method: 'DELETE', url: `/api/appointments/${body.id}` })).statusCode,
     ).toBe(404);
+  });
+
+  it('keeps a refusal under its Idempotency-Key, so a late copy is not applied once access is granted', async () => {
+    const caregiver = await makePerson(ctx, 'Caregiver');
+    await link(ctx, patient, caregiver, ['ReadAppointment']);
+    const body = newAppointment(patient.patientId);
+    const refused = await create(caregiver, body, 'key-refused-0001');
+    expect(refused.statusCode).toBe(403);
+    await ctx.database.db
+      .update(careLinks)
+      .set({ permissions: ['ReadAppointment', 'AddAppointment'] })
+      .where(eq(careLinks.caregiverId, caregiver.caregiverId ?? ''));
+    const late = await create(caregiver, body, 'key-refused-0001');
+    expect([late.statusCode, late.json(), late.headers['idempotent-replayed']]).toEqual([
+      403,
+      refused.json(),
+      'true',
+    ]);
+    expect((await as(ctx, patient, { method: 'GET', url: `/api/appointments/${body.id}` })).statusCode).toBe(
+      404,
+    );
+    expect((await create(caregiver, body, 'key-refused-0002')).statusCode).toBe(201); // a new decision
   });
 
   it('records the caregiver who booked it', async () => {

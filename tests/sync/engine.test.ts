@@ -300,9 +300,13 @@ describe('sync engine: resets, access changes, server failures', () => {
     await editAppointment(laptop.db, id, { location: 'Laptop room' });
     expect((await laptop.sync()).push).toMatchObject({ sent: 1, merged: 0 });
     phone.network.online = true;
-    // The phone's first edit meets the laptop's change (merged); its second builds on its first (not merged).
-    expect((await phone.sync()).push).toMatchObject({ sent: 2, merged: 1 });
-    expect((await serverRows(patient))[0]?.data).toMatchObject({ notes: 'phone 2', location: 'Laptop room' });
+    // Both of the phone's edits meet the laptop's change, which the phone has not seen: both merged.
+    expect((await phone.sync()).push).toMatchObject({ sent: 2, merged: 2 });
+    // Once the phone has heard of it, its next edits merge with nothing.
+    await editAppointment(phone.db, id, { notes: 'phone 3' });
+    await editAppointment(phone.db, id, { notes: 'phone 4' });
+    expect((await phone.sync()).push).toMatchObject({ sent: 2, merged: 0 });
+    expect((await serverRows(patient))[0]?.data).toMatchObject({ notes: 'phone 4', location: 'Laptop room' });
     phone.close();
     laptop.close();
   });

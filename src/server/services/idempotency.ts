@@ -2,16 +2,28 @@ import { createHash } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
+import type { ErrorBody } from '../../domain/errors';
 import { HttpError } from '../plugins/errors';
 
 // Idempotent mutations: the Idempotency-Key and the answer are stored in the same transaction as the
 // change, so a repeated key (a retry after a lost answer, a duplicated delivery) gets the stored answer
 // and nothing is applied twice. A concurrent repeat waits on the key's row until the first one commits.
-// Only answers of work that succeeded are kept: a refusal rolls back with the claim, so the same call
-// is judged again when it is sent again (REST and batched replay alike).
+// A refusal (a 4xx: not allowed, not found, a conflict) is kept too, with nothing of its work: the device
+// takes it as final, so a late copy of the same request must not be applied after the person was told it
+// was refused (say, once the caregiver has been given the permission meanwhile). An unexpected failure
+// (5xx) keeps nothing, not even the claim: the device sends the change again.
 
 export type StoredAnswer = { statusCode: number; body: unknown };
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** The answer the error handler (plugins/errors.ts) gives for an HttpError. */
+export function answerOfError(error: HttpError): StoredAnswer {
+  const body: ErrorBody = { message: error.message, ...(error.code ? { code: error.code } : {}) };
+  return { statusCode: error.statusCode, body: { ...body, ...error.extra } };
+}
+
+const isRefusal = (error: unknown): error is HttpError =>
+  error instanceof HttpError && error.statusCode < 500;
 
 export function fingerprintOf(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -53,7 +65,14 @@ export async function runIdempotent(
       if (replay instanceof HttpError) throw replay;
       return { ...replay, replayed: true };
     }
-    const answer = await work(tx);
+    let answer: StoredAnswer;
+    try {
+      // In a savepoint, so a refusal undoes its work but keeps the claim, to store the refusal on it.
+      answer = await tx.transaction((savepoint) => work(savepoint));
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      answer = answerOfError(error);
+    }
     await tx
       .update(idempotencyKeys)
       .set({ statusCode: answer.statusCode, body: answer.body })
@@ -71,8 +90,8 @@ export type KeyDecision =
  * batch instead of two per call: every key is claimed up front (in sorted order, and before the batch
  * takes the version lock, as a single call does, so two batches or a batch and a single call never wait
  * on each other in a circle), the items then run in order, and `settle` stores the answers of the items
- * that succeeded and lets go of every other claim. A key repeated inside the batch behaves as the same
- * call sent again: replayed after a success, tried again after a refusal.
+ * that succeeded or were refused and lets go of every other claim. A key repeated inside the batch behaves
+ * as the same call sent again: its first answer is replayed.
  */
 export class IdempotencyLedger {
   /** Keys this batch holds and has no answer for yet. */
@@ -133,7 +152,7 @@ export class IdempotencyLedger {
     return this.open.has(key) ? { kind: 'run' } : { kind: 'refuse', error: keyBusy() };
   }
 
-  /** The item under `key` succeeded: its answer is stored with the batch. */
+  /** The item under `key` succeeded or was refused: its answer is stored with the batch. */
   record(key: string, fingerprint: string, answer: StoredAnswer): void {
     this.open.delete(key);
     this.answered.set(key, { ...answer, fingerprint });

@@ -3,7 +3,6 @@ import type { ErrorBody } from '../../domain/errors';
 import type { Permission } from '../../domain/permissions';
 import type { PushChange } from '../../domain/sync';
 import type { AuthUser } from '../plugins/auth';
-import type { HttpError } from '../plugins/errors';
 import { mayActOn, patientForCall } from './access';
 import { fingerprintOf, type StoredAnswer, type Transaction } from './idempotency';
 import type { WriteOptions } from './records';
@@ -63,12 +62,6 @@ export function accessChecks(auth: AuthUser, options: { cached: boolean }): Acce
 /** The context of one REST call: its own transaction, no cache, the version lock still to take. */
 export function restContext(tx: Transaction, auth: AuthUser): MutationContext {
   return { tx, auth, access: accessChecks(auth, { cached: false }), writeOptions: {} };
-}
-
-/** The answer the error handler (plugins/errors.ts) gives for an HttpError. */
-export function answerOfError(error: HttpError): StoredAnswer {
-  const body: ErrorBody = { message: error.message, ...(error.code ? { code: error.code } : {}) };
-  return { statusCode: error.statusCode, body: { ...body, ...error.extra } };
 }
 
 /** The answer the error handler gives when a route's schema refuses the body. */

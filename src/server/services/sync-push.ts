@@ -4,8 +4,8 @@ import type { PushChange, PushResult } from '../../domain/sync';
 import type { Database } from '../db/client';
 import type { AuthUser } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
-import { IdempotencyLedger, type StoredAnswer, type Transaction } from './idempotency';
-import { accessChecks, answerOfError, type MutationContext, type PreparedMutation } from './record-mutations';
+import { answerOfError, IdempotencyLedger, type StoredAnswer, type Transaction } from './idempotency';
+import { accessChecks, type MutationContext, type PreparedMutation } from './record-mutations';
 import { takeVersionLock } from './records';
 import { SYNCED_MUTATIONS } from './synced-mutations';
 
@@ -105,7 +105,10 @@ async function applyBatch(
           log.error({ err: error, idempotencyKey: key }, 'a pushed change failed');
           break;
         }
-        answer(key, answerOfError(error));
+        // A refusal is final for the device: kept, so a late copy of this item is answered the same.
+        const refusal = answerOfError(error);
+        ledger.record(key, mutation.fingerprint, refusal);
+        answer(key, refusal);
       }
     }
     const stoppedAt = results.length;
