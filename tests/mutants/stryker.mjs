@@ -3,7 +3,7 @@
 // refuses to start on Node 20 (its engines field asks for 22), which is what these machines and CI run;
 // the API itself runs on Node 20. Prints the score over all mutants and over those the tests reach.
 //   node tests/mutants/stryker.mjs [--mutate <glob,glob>] [--tests <glob,glob>]
-import config from '../../stryker.config.mjs';
+import config from './stryker.config.mjs';
 
 // The package's entry re-exports the command line, whose first statement is the version check: the class
 // is loaded from its own file instead.
