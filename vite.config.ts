@@ -1,9 +1,11 @@
 /// <reference types="vitest/config" />
+import { constants as zlibConstants } from 'node:zlib';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 const THEME_COLOUR = '#0f766e';
 
@@ -24,6 +26,8 @@ export default defineConfig({
       injectRegister: false,
       includeManifestIcons: false,
       manifest: {
+        // A fixed identity: the installed app stays the same app if start_url ever changes.
+        id: '/',
         name: 'Kincare',
         short_name: 'Kincare',
         description:
@@ -38,13 +42,80 @@ export default defineConfig({
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
           { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
+        // Shown by the browser's install dialog; made by `npm run screenshots` (tests/e2e/screenshots.mjs).
+        screenshots: [
+          {
+            src: '/screenshots/install-phone.png',
+            sizes: '390x844',
+            type: 'image/png',
+            form_factor: 'narrow',
+            label: 'Your next appointments and what to do today, on a phone',
+          },
+          {
+            src: '/screenshots/install-desktop.png',
+            sizes: '1280x800',
+            type: 'image/png',
+            form_factor: 'wide',
+            label: 'Kincare on a computer: the menu and your home screen',
+          },
+        ],
+        shortcuts: [
+          {
+            name: "Today's medicines",
+            short_name: 'Medicines',
+            url: '/prescriptions',
+            icons: [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }],
+          },
+          {
+            name: 'New appointment',
+            short_name: 'Appointment',
+            url: '/appointments?new=1',
+            icons: [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }],
+          },
+        ],
       },
-      injectManifest: { globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}'] },
+      injectManifest: {
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}'],
+        // The install dialog's screenshots are fetched by the browser only when it offers installation.
+        globIgnores: ['screenshots/**'],
+      },
       devOptions: { enabled: false },
+    }),
+    // Brotli and gzip copies of every text file, made once at build time: the server sends the one the
+    // browser accepts (src/server/plugins/static-app.ts) without compressing on each request.
+    compression({
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+      include: /\.(js|mjs|css|html|svg|webmanifest|json|txt)$/,
+      exclude: [/\.map$/, /\.vite\//],
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
+      logLevel: 'silent',
     }),
   ],
   server: { port: 5173, proxy: { '/api': 'http://localhost:8080' } },
-  build: { sourcemap: true },
+  // The manifest lists each chunk's imports: tests/build/budget.mjs works out from it what a page loads.
+  build: {
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // Each large library in a chunk of its own. Left to itself the bundler grouped modules by who shares
+        // them, and put axios and Zod in one chunk with the Button: the sign-in page, which needs the Button
+        // only, then loaded both (tests/build/budget.mjs shows what each page loads).
+        codeSplitting: {
+          groups: [
+            { name: 'axios', test: /node_modules[\\/]axios[\\/]/ },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+            { name: 'dexie', test: /node_modules[\\/]dexie[\\/]/ },
+            { name: 'luxon', test: /node_modules[\\/]luxon[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
   test: {
     projects: [
       {

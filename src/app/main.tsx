@@ -4,17 +4,23 @@ import { createRouter, RouterProvider } from '@tanstack/react-router';
 import toast from 'react-hot-toast';
 import { routeTree } from './routeTree.gen';
 import { LoadingScreen } from './ui/page';
-import { setHttpEvents } from '../local/http';
-import { clearSession } from '../local/session';
-import { resumeSession } from '../local/account';
-import { UNAUTHORIZED_TOAST } from '../domain/errors';
+import { setHttpEvents } from '../local/http-events';
+import { clearSession, resumeSession } from '../local/session';
+import { UNAUTHORIZED_TOAST } from '../domain/error-texts';
+import { captureInstallPrompt } from '../local/install';
 import './styles.css';
+
+// The browser offers installing once, early: keep its event for the Install button, which renders later.
+captureInstallPrompt();
 
 const router = createRouter({
   routeTree,
   defaultPendingComponent: LoadingScreen,
   defaultPreload: 'intent',
   scrollRestoration: true,
+  // Pages scroll inside <main>, which stays from one page to the next: a new page starts at its top
+  // (Back and Forward still restore where the person was).
+  scrollToTopSelectors: ['#main'],
 });
 
 declare module '@tanstack/react-router' {
@@ -23,10 +29,10 @@ declare module '@tanstack/react-router' {
   }
 }
 
-// SPEC section 8, in one place: a 401 on a signed-in call ends the session; other failures are toasted.
+// SPEC section 8, in one place: a 401 on a signed-in call ends the session (local/session.ts has already
+// cleared it and forgotten the person's data by now); other failures are toasted.
 setHttpEvents({
   onUnauthorized: () => {
-    clearSession();
     toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' });
     void router.navigate({ to: '/', replace: true });
   },
@@ -39,8 +45,9 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 const root = createRoot(container);
 root.render(<LoadingScreen />);
+// The session is loaded from IndexedDB before anything renders: routes read it synchronously.
 void resumeSession()
-  .catch(() => clearSession())
+  .catch(() => clearSession().catch(() => undefined))
   .then(() =>
     root.render(
       <StrictMode>

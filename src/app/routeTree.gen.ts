@@ -19,6 +19,7 @@ import { Route as UnauthorizedRouteImport } from './routes/unauthorized'
 import { Route as AppCaregiverRouteImport } from './routes/_app/_caregiver'
 import { Route as AppPatientRouteImport } from './routes/_app/_patient'
 import { Route as AppBetaUserPolicyRouteImport } from './routes/_app/beta-user-policy'
+import { Route as OnboardingTokenRouteImport } from './routes/onboarding.$token'
 import { Route as VerifyEmailTokenRouteImport } from './routes/verify-email.$token'
 import { Route as AppPatientAppointmentsRouteImport } from './routes/_app/_patient/appointments'
 import { Route as AppPatientCareGiverRouteImport } from './routes/_app/_patient/care-giver'
@@ -31,6 +32,7 @@ import { Route as AppPatientPharmaciesRouteImport } from './routes/_app/_patient
 import { Route as AppPatientPrescriptionsRouteImport } from './routes/_app/_patient/prescriptions'
 import { Route as AppPatientProfileRouteImport } from './routes/_app/_patient/profile'
 import { Route as AppPatientSubscriptionRouteImport } from './routes/_app/_patient/subscription'
+import { Route as InviteRegisterTokenRouteImport } from './routes/invite.register.$token'
 import { Route as AppCaregiverCaregiverAppointmentsRouteImport } from './routes/_app/_caregiver/caregiver/appointments'
 import { Route as AppCaregiverCaregiverDashboardRouteImport } from './routes/_app/_caregiver/caregiver/dashboard'
 import { Route as AppCaregiverCaregiverDoctorsRouteImport } from './routes/_app/_caregiver/caregiver/doctors'
@@ -88,6 +90,11 @@ const AppBetaUserPolicyRoute = AppBetaUserPolicyRouteImport.update({
   id: '/beta-user-policy',
   path: '/beta-user-policy',
   getParentRoute: () => AppRoute,
+} as any)
+const OnboardingTokenRoute = OnboardingTokenRouteImport.update({
+  id: '/onboarding/$token',
+  path: '/onboarding/$token',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const VerifyEmailTokenRoute = VerifyEmailTokenRouteImport.update({
   id: '/verify-email/$token',
@@ -150,6 +157,11 @@ const AppPatientSubscriptionRoute = AppPatientSubscriptionRouteImport.update({
   id: '/subscription',
   path: '/subscription',
   getParentRoute: () => AppPatientRoute,
+} as any)
+const InviteRegisterTokenRoute = InviteRegisterTokenRouteImport.update({
+  id: '/invite/register/$token',
+  path: '/invite/register/$token',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AppCaregiverCaregiverAppointmentsRoute =
   AppCaregiverCaregiverAppointmentsRouteImport.update({
@@ -220,6 +232,7 @@ export interface FileRoutesByFullPath {
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/beta-user-policy': typeof AppBetaUserPolicyRoute
+  '/onboarding/$token': typeof OnboardingTokenRoute
   '/verify-email/$token': typeof VerifyEmailTokenRoute
   '/appointments': typeof AppPatientAppointmentsRoute
   '/care-giver': typeof AppPatientCareGiverRoute
@@ -232,6 +245,7 @@ export interface FileRoutesByFullPath {
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
   '/subscription': typeof AppPatientSubscriptionRoute
+  '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
   '/caregiver/doctors': typeof AppCaregiverCaregiverDoctorsRoute
@@ -251,6 +265,7 @@ export interface FileRoutesByTo {
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/beta-user-policy': typeof AppBetaUserPolicyRoute
+  '/onboarding/$token': typeof OnboardingTokenRoute
   '/verify-email/$token': typeof VerifyEmailTokenRoute
   '/appointments': typeof AppPatientAppointmentsRoute
   '/care-giver': typeof AppPatientCareGiverRoute
@@ -263,6 +278,7 @@ export interface FileRoutesByTo {
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
   '/subscription': typeof AppPatientSubscriptionRoute
+  '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
   '/caregiver/doctors': typeof AppCaregiverCaregiverDoctorsRoute
@@ -286,6 +302,7 @@ export interface FileRoutesById {
   '/_app/_caregiver': typeof AppCaregiverRouteWithChildren
   '/_app/_patient': typeof AppPatientRouteWithChildren
   '/_app/beta-user-policy': typeof AppBetaUserPolicyRoute
+  '/onboarding/$token': typeof OnboardingTokenRoute
   '/verify-email/$token': typeof VerifyEmailTokenRoute
   '/_app/_patient/appointments': typeof AppPatientAppointmentsRoute
   '/_app/_patient/care-giver': typeof AppPatientCareGiverRoute
@@ -298,6 +315,7 @@ export interface FileRoutesById {
   '/_app/_patient/prescriptions': typeof AppPatientPrescriptionsRoute
   '/_app/_patient/profile': typeof AppPatientProfileRoute
   '/_app/_patient/subscription': typeof AppPatientSubscriptionRoute
+  '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/_app/_caregiver/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/_app/_caregiver/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
   '/_app/_caregiver/caregiver/doctors': typeof AppCaregiverCaregiverDoctorsRoute
@@ -319,6 +337,7 @@ export interface FileRouteTypes {
     | '/terms-of-use'
     | '/unauthorized'
     | '/beta-user-policy'
+    | '/onboarding/$token'
     | '/verify-email/$token'
     | '/appointments'
     | '/care-giver'
@@ -331,6 +350,7 @@ export interface FileRouteTypes {
     | '/prescriptions'
     | '/profile'
     | '/subscription'
+    | '/invite/register/$token'
     | '/caregiver/appointments'
     | '/caregiver/dashboard'
     | '/caregiver/doctors'
@@ -350,6 +370,7 @@ export interface FileRouteTypes {
     | '/terms-of-use'
     | '/unauthorized'
     | '/beta-user-policy'
+    | '/onboarding/$token'
     | '/verify-email/$token'
     | '/appointments'
     | '/care-giver'
@@ -362,6 +383,7 @@ export interface FileRouteTypes {
     | '/prescriptions'
     | '/profile'
     | '/subscription'
+    | '/invite/register/$token'
     | '/caregiver/appointments'
     | '/caregiver/dashboard'
     | '/caregiver/doctors'
@@ -384,6 +406,7 @@ export interface FileRouteTypes {
     | '/_app/_caregiver'
     | '/_app/_patient'
     | '/_app/beta-user-policy'
+    | '/onboarding/$token'
     | '/verify-email/$token'
     | '/_app/_patient/appointments'
     | '/_app/_patient/care-giver'
@@ -396,6 +419,7 @@ export interface FileRouteTypes {
     | '/_app/_patient/prescriptions'
     | '/_app/_patient/profile'
     | '/_app/_patient/subscription'
+    | '/invite/register/$token'
     | '/_app/_caregiver/caregiver/appointments'
     | '/_app/_caregiver/caregiver/dashboard'
     | '/_app/_caregiver/caregiver/doctors'
@@ -416,7 +440,9 @@ export interface RootRouteChildren {
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
   TermsOfUseRoute: typeof TermsOfUseRoute
   UnauthorizedRoute: typeof UnauthorizedRoute
+  OnboardingTokenRoute: typeof OnboardingTokenRoute
   VerifyEmailTokenRoute: typeof VerifyEmailTokenRoute
+  InviteRegisterTokenRoute: typeof InviteRegisterTokenRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -490,6 +516,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/beta-user-policy'
       preLoaderRoute: typeof AppBetaUserPolicyRouteImport
       parentRoute: typeof AppRoute
+    }
+    '/onboarding/$token': {
+      id: '/onboarding/$token'
+      path: '/onboarding/$token'
+      fullPath: '/onboarding/$token'
+      preLoaderRoute: typeof OnboardingTokenRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/verify-email/$token': {
       id: '/verify-email/$token'
@@ -574,6 +607,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/subscription'
       preLoaderRoute: typeof AppPatientSubscriptionRouteImport
       parentRoute: typeof AppPatientRoute
+    }
+    '/invite/register/$token': {
+      id: '/invite/register/$token'
+      path: '/invite/register/$token'
+      fullPath: '/invite/register/$token'
+      preLoaderRoute: typeof InviteRegisterTokenRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_app/_caregiver/caregiver/appointments': {
       id: '/_app/_caregiver/caregiver/appointments'
@@ -736,7 +776,9 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyPolicyRoute: PrivacyPolicyRoute,
   TermsOfUseRoute: TermsOfUseRoute,
   UnauthorizedRoute: UnauthorizedRoute,
+  OnboardingTokenRoute: OnboardingTokenRoute,
   VerifyEmailTokenRoute: VerifyEmailTokenRoute,
+  InviteRegisterTokenRoute: InviteRegisterTokenRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
-import { editMetaSchema } from './sync';
+import { editMetaSchema, recordReceiptSchema } from './sync';
+import { safeText } from './text';
 import { fileKeySchema } from './uploads';
 
 // Appointments (SPEC section 3 payload: patient_id, doctor_id, appointment_date, appointment_title,
@@ -28,23 +29,27 @@ export const APPOINTMENT_MESSAGES = {
 
 const uuid = (message: string) => z.uuid({ error: message });
 
-export const appointmentDateSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.dateRequired })
-  .trim()
-  .min(1, APPOINTMENT_MESSAGES.dateRequired)
-  .refine((value) => DateTime.fromISO(value, { setZone: true }).isValid, APPOINTMENT_MESSAGES.dateInvalid);
+export const appointmentDateSchema = safeText(
+  z
+    .string({ error: APPOINTMENT_MESSAGES.dateRequired })
+    .trim()
+    .min(1, APPOINTMENT_MESSAGES.dateRequired)
+    .refine((value) => DateTime.fromISO(value, { setZone: true }).isValid, APPOINTMENT_MESSAGES.dateInvalid),
+);
 
 /** The editable fields and their rules, shared by the form, the write path and the server. */
 export const appointmentFieldsSchema = z.object({
-  appointment_title: z
-    .string({ error: APPOINTMENT_MESSAGES.titleRequired })
-    .trim()
-    .min(1, APPOINTMENT_MESSAGES.titleRequired)
-    .max(200, APPOINTMENT_MESSAGES.titleTooLong),
+  appointment_title: safeText(
+    z
+      .string({ error: APPOINTMENT_MESSAGES.titleRequired })
+      .trim()
+      .min(1, APPOINTMENT_MESSAGES.titleRequired)
+      .max(200, APPOINTMENT_MESSAGES.titleTooLong),
+  ),
   appointment_date: appointmentDateSchema,
   doctor_id: uuid(APPOINTMENT_MESSAGES.doctorInvalid).nullable(),
-  location: z.string().trim().max(200, APPOINTMENT_MESSAGES.locationTooLong),
-  notes: z.string().trim().max(2000, APPOINTMENT_MESSAGES.notesTooLong),
+  location: safeText(z.string().trim().max(200, APPOINTMENT_MESSAGES.locationTooLong)),
+  notes: safeText(z.string().trim().max(2000, APPOINTMENT_MESSAGES.notesTooLong)),
   status: z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.statusInvalid }),
   /** A stored file (a referral letter, an appointment card): its key from POST /api/upload-image. */
   attachment_key: fileKeySchema.nullable(),
@@ -94,7 +99,8 @@ export const appointmentIdParamsSchema = z.object({ id: uuid(APPOINTMENT_MESSAGE
 
 export const appointmentResponseSchema = z.object({
   success: z.literal(true),
-  data: appointmentSchema,
+  /** The appointment, or only its id and version for a caller who may change it but not read it. */
+  data: z.union([appointmentSchema, recordReceiptSchema]),
   merged: z.boolean(),
 });
 export const appointmentListResponseSchema = z.object({
@@ -114,9 +120,11 @@ export const APPOINTMENT_PERMISSIONS = {
   delete: 'DeleteAppointment',
 } as const;
 
-/** The picker offers 30-minute steps (SPEC section 9); a typed time must be on the hour or half hour. */
-export const APPOINTMENT_STEP_MINUTES = 30;
-export const APPOINTMENT_STEP_MESSAGE = 'Choose a time on the hour or half hour.';
+/**
+ * The time picker steps in 15 minutes (a phone's spinner, the arrow keys); a typed time may be any minute,
+ * since visits are booked at 10:10 as well as 10:15.
+ */
+export const APPOINTMENT_STEP_MINUTES = 15;
 
 /** 'yyyy-MM-ddTHH:mm' as a datetime-local input gives it (device time) -> ISO in UTC; null when unreadable. */
 export function localInputToIso(value: string): string | null {
@@ -129,19 +137,13 @@ export function isoToLocalInput(iso: string): string {
   return date.isValid ? date.toLocal().toFormat("yyyy-MM-dd'T'HH:mm") : '';
 }
 
-export function isOnHalfHour(value: string): boolean {
-  const date = DateTime.fromISO(value);
-  return date.isValid && date.minute % APPOINTMENT_STEP_MINUTES === 0 && date.second === 0;
-}
-
 /** The appointment form as a person fills it (all text), checked with the same messages. */
 export const appointmentFormSchema = z.object({
   appointment_title: appointmentFieldsSchema.shape.appointment_title,
   appointment_date: z
     .string()
     .min(1, APPOINTMENT_MESSAGES.dateRequired)
-    .refine((value) => localInputToIso(value) !== null, APPOINTMENT_MESSAGES.dateInvalid)
-    .refine((value) => localInputToIso(value) === null || isOnHalfHour(value), APPOINTMENT_STEP_MESSAGE),
+    .refine((value) => localInputToIso(value) !== null, APPOINTMENT_MESSAGES.dateInvalid),
   doctor_id: z.string(),
   location: appointmentFieldsSchema.shape.location,
   notes: appointmentFieldsSchema.shape.notes,

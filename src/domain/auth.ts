@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ETHNICITIES, GENDERS, RACES } from './options';
 import { passwordSchema, PASSWORD_MESSAGES } from './password';
 import { ROLES } from './roles';
-import { isIsoDate } from './dates';
+import { safeText } from './text';
+import { isIsoDate } from './clock';
 import { US_ZIP_PATTERN } from './zip';
 
 // The /auth contract of SPEC section 7: request bodies, queries and responses, shared by the server's
@@ -30,7 +31,11 @@ export const AUTH_MESSAGES = {
   otpWrong: 'The code is wrong or has expired. Request a new code.',
   otpTooManyTries: 'Too many wrong codes. Request a new code.',
   otpNotVerified: 'Verify the code from the e-mail before setting a new password.',
+  resetTokenInvalid: 'This password reset has expired or was already used. Request a new code and try again.',
   verifyLinkInvalid: 'This verification link is invalid or has expired.',
+  emailAlreadyVerified: 'Your e-mail address is already verified. You can sign in.',
+  verificationResent:
+    'If an account with this e-mail is waiting for verification, a new link is on its way (at most one every 5 minutes). It is valid for 24 hours.',
   oldPasswordWrong: 'The old password is wrong.',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
   addressRequired: 'Address is required.',
@@ -48,11 +53,13 @@ const email = z
   .pipe(z.email({ error: AUTH_MESSAGES.emailInvalid }))
   .transform((value) => value.toLowerCase());
 
-const name = z
-  .string({ error: AUTH_MESSAGES.nameRequired })
-  .trim()
-  .min(1, AUTH_MESSAGES.nameRequired)
-  .max(100, AUTH_MESSAGES.nameTooLong);
+const name = safeText(
+  z
+    .string({ error: AUTH_MESSAGES.nameRequired })
+    .trim()
+    .min(1, AUTH_MESSAGES.nameRequired)
+    .max(100, AUTH_MESSAGES.nameTooLong),
+);
 
 const zipCode = z
   .string({ error: AUTH_MESSAGES.zipInvalid })
@@ -67,6 +74,26 @@ export const registerBodySchema = z.object({
   zip_code: zipCode,
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
+
+/**
+ * POST /auth/invite-register: a person invited by a patient signs up as a caregiver. The e-mail is the
+ * invitation's (the link proves the person reads that mailbox, so the account starts verified).
+ */
+export const inviteRegisterBodySchema = z.object({
+  token: z
+    .string({ error: 'The invitation link is not valid.' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'The invitation link is not valid.'),
+  name,
+  password: passwordSchema,
+  zip_code: zipCode,
+});
+export type InviteRegisterBody = z.input<typeof inviteRegisterBodySchema>;
+/** The answer to invite registration: the token for /onboarding/:token, the first sign-in. */
+export const inviteRegisterResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  onboardingToken: z.string(),
+});
 
 export const loginBodySchema = z.object({
   email,
@@ -91,13 +118,55 @@ export const verifyEmailBodySchema = z.object({
     .regex(/^[A-Za-z0-9_-]{20,128}$/, AUTH_MESSAGES.verifyLinkInvalid),
 });
 
+/** POST /auth/verify-email's answer: `already_verified` when the link's account was verified before. */
+export const verifyEmailResponseSchema = messageResponseSchema.extend({ already_verified: z.boolean() });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+
+/** POST /auth/resend-verification: a fresh link for an account that is not verified yet. */
+export const resendVerificationBodySchema = z.object({ email });
+export type ResendVerificationBody = z.input<typeof resendVerificationBodySchema>;
+
 export const forgotPasswordBodySchema = z.object({ email });
 export const otpSchema = z
   .string({ error: AUTH_MESSAGES.otpInvalid })
   .trim()
   .regex(/^\d{6}$/, AUTH_MESSAGES.otpInvalid);
 export const verifyOtpBodySchema = z.object({ email, otp: otpSchema });
-export const resetPasswordBodySchema = z.object({ email, newPassword: passwordSchema });
+
+/**
+ * The single-use token verify-otp answers: reset-password needs it, so knowing the e-mail alone (or having
+ * seen that someone verified a code) is useless. Random, URL-safe, valid 10 minutes after the code was verified.
+ */
+export const resetTokenSchema = z
+  .string({ error: AUTH_MESSAGES.otpNotVerified })
+  .min(1, AUTH_MESSAGES.otpNotVerified)
+  .regex(/^[A-Za-z0-9_-]{20,128}$/, AUTH_MESSAGES.resetTokenInvalid);
+export const verifyOtpResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  resetToken: z.string(),
+});
+export type VerifyOtpResponse = z.infer<typeof verifyOtpResponseSchema>;
+export const resetPasswordBodySchema = z.object({
+  email,
+  newPassword: passwordSchema,
+  resetToken: resetTokenSchema,
+});
+export type ResetPasswordBody = z.input<typeof resetPasswordBodySchema>;
+
+/** One sign-in of the person (GET /auth/sessions): when, from which browser and address; `current` is the caller's. */
+export const sessionSchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  user_agent: z.string(),
+  address: z.string(),
+  current: z.boolean(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+export const sessionListResponseSchema = z.object({ success: z.literal(true), data: z.array(sessionSchema) });
+export type SessionListResponse = z.infer<typeof sessionListResponseSchema>;
+export const sessionIdParamsSchema = z.object({ id: z.uuid({ error: 'The session id is not valid.' }) });
 
 export const changePasswordBodySchema = z
   .object({
@@ -132,7 +201,8 @@ const optionOrEmpty = (options: readonly string[], message: string) =>
     .refine((value) => value === '' || options.includes(value), message)
     .optional();
 
-const optionalText = (max: number, message: string) => z.string().trim().max(max, message).optional();
+const optionalText = (max: number, message: string) =>
+  safeText(z.string().trim().max(max, message)).optional();
 
 /** The text fields of the multipart update-profile call; every field is optional, empty means "clear". */
 export const updateProfileFieldsSchema = z.object({
@@ -197,7 +267,15 @@ export const updateProfileResponseSchema = z.object({
   data: profileSchema,
 });
 
-/** What one person may see of another (user-info by e-mail, GET /auth/:id). */
+/**
+ * What a patient learns about an e-mail before inviting its owner (user-info): that the account exists,
+ * its name and its role, nothing else.
+ */
+export const userInfoSchema = z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) });
+export type UserInfo = z.infer<typeof userInfoSchema>;
+export const userInfoResponseSchema = z.object({ success: z.literal(true), data: userInfoSchema });
+
+/** What one person may see of another linked to them (GET /auth/:id). */
 export const publicUserSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -212,21 +290,27 @@ export const userResponseSchema = z.object({ success: z.literal(true), data: pub
 export const userIdParamsSchema = z.object({ id: z.uuid({ error: 'The user id is not valid.' }) });
 
 export const addressBodySchema = z.object({
-  address: z
-    .string({ error: AUTH_MESSAGES.addressRequired })
-    .trim()
-    .min(1, AUTH_MESSAGES.addressRequired)
-    .max(200, AUTH_MESSAGES.addressFieldTooLong),
-  city: z
-    .string({ error: AUTH_MESSAGES.cityRequired })
-    .trim()
-    .min(1, AUTH_MESSAGES.cityRequired)
-    .max(100, AUTH_MESSAGES.addressFieldTooLong),
-  state: z
-    .string({ error: AUTH_MESSAGES.stateRequired })
-    .trim()
-    .min(1, AUTH_MESSAGES.stateRequired)
-    .max(50, AUTH_MESSAGES.addressFieldTooLong),
+  address: safeText(
+    z
+      .string({ error: AUTH_MESSAGES.addressRequired })
+      .trim()
+      .min(1, AUTH_MESSAGES.addressRequired)
+      .max(200, AUTH_MESSAGES.addressFieldTooLong),
+  ),
+  city: safeText(
+    z
+      .string({ error: AUTH_MESSAGES.cityRequired })
+      .trim()
+      .min(1, AUTH_MESSAGES.cityRequired)
+      .max(100, AUTH_MESSAGES.addressFieldTooLong),
+  ),
+  state: safeText(
+    z
+      .string({ error: AUTH_MESSAGES.stateRequired })
+      .trim()
+      .min(1, AUTH_MESSAGES.stateRequired)
+      .max(50, AUTH_MESSAGES.addressFieldTooLong),
+  ),
   zip_code: z
     .string({ error: AUTH_MESSAGES.usZipInvalid })
     .trim()
@@ -256,7 +340,13 @@ export const BETA_POLICY_ACKNOWLEDGEMENTS = [
   { key: 'agreeToPolicy', label: 'I have read and agree to the Beta User Policy.' },
 ] as const;
 export type BetaAcknowledgementKey = (typeof BETA_POLICY_ACKNOWLEDGEMENTS)[number]['key'];
-export const BETA_POLICY_MESSAGES = { allRequired: 'Please tick all four boxes to continue.' } as const;
+export const BETA_POLICY_MESSAGES = {
+  allRequired: 'Please tick all four boxes to continue.',
+  notAccepted:
+    'Please accept the Beta User Policy before you add or change anything. Open Kincare and review the policy to continue.',
+} as const;
+/** The code of the 403 a write gets from an account that has not accepted the beta policy. */
+export const BETA_POLICY_NOT_ACCEPTED = 'BETA_POLICY_NOT_ACCEPTED';
 export const betaPolicyBodySchema = z.object({
   notHipaa: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
   notForMedicalDecisions: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),

@@ -92,3 +92,29 @@ export const RESOURCE_READ_PERMISSION = {
   lab_reports: 'ReadLabReport',
   medical_history: 'ReadMedicalHistory',
 } as const satisfies Record<string, Permission>;
+
+/** Each permission's group's Read permission (the first of every group), e.g. EditAppointment -> ReadAppointment. */
+const READ_PERMISSION_OF = new Map<Permission, Permission>(
+  PERMISSION_CATALOGUE.flatMap((group) =>
+    group.permissions.map((permission) => [permission.value, group.permissions[0].value] as const),
+  ),
+);
+
+/**
+ * The permission to read what `permission` acts on: whoever may change a record without it must not be
+ * shown the record in the answer.
+ */
+export function readPermissionOf(permission: Permission): Permission {
+  return READ_PERMISSION_OF.get(permission) ?? permission;
+}
+
+const LABELS = new Map<string, string>(
+  PERMISSION_CATALOGUE.flatMap((group) =>
+    group.permissions.map((permission) => [permission.value, permission.label] as const),
+  ),
+);
+
+/** 'ReadAppointment' -> 'Read Appointment'; a value the catalogue does not know is shown as it is. */
+export function permissionLabels(values: readonly string[]): string[] {
+  return values.map((value) => LABELS.get(value) ?? value);
+}

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-// The sync contract between the device's replica and the server (see the sync engine in src/local and
-// src/server/services/records.ts). Every synced resource is a record: a client-minted UUID, the patient it
-// belongs to, a version from one server-wide sequence, and its fields.
+// The sync contract between the device's replica and the server (see the sync engine in src/local, and
+// src/server/services/records.ts and sync-pull.ts). Every synced resource is a record: a client-minted
+// UUID, the patient it belongs to, a version from one server-wide sequence, and its fields.
 
 export const SYNCED_RESOURCES = ['appointments'] as const;
 export type SyncedResource = (typeof SYNCED_RESOURCES)[number];
@@ -25,6 +25,13 @@ export const editMetaSchema = z.object({
   /** When the person made the edit (ms since epoch, device clock; the server caps it at its own now). */
   changed_at: z.number().int().min(0).optional(),
 });
+
+/**
+ * The record in the answer to a change made by someone who may change it but not read it (a caregiver
+ * granted Edit and not Read): its id and new version only, none of its fields.
+ */
+export const recordReceiptSchema = z.object({ id: z.string(), version: z.number() });
+export type RecordReceipt = z.infer<typeof recordReceiptSchema>;
 
 export const pullQuerySchema = z.object({
   cursor: z.coerce

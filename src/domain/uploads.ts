@@ -7,6 +7,19 @@ import { PROFILE_PHOTO_MAX_BYTES, PROFILE_PHOTO_TYPES } from './auth';
 export const UPLOAD_TYPES = ['lab', 'prescription', 'profile', 'appointment'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
 
+/** "200 MB", "2 GB", "1.5 GB": sizes as people read them (binary units, as file managers count). */
+export function formatBytes(bytes: number): string {
+  const units: [number, string][] = [
+    [1024 ** 3, 'GB'],
+    [1024 ** 2, 'MB'],
+    [1024, 'KB'],
+  ];
+  for (const [size, unit] of units) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
 export const UPLOAD_MESSAGES = {
   typeInvalid: 'type must be lab, prescription, profile or appointment.',
   fileMissing: 'Choose a file to upload (form field "image").',
@@ -16,6 +29,16 @@ export const UPLOAD_MESSAGES = {
   profileTooLarge: 'Profile photo must be at most 5 MB.',
   keyInvalid: 'The file key is not valid.',
   notFound: 'File not found.',
+  tooManyUploads: 'Too many uploads in a minute. Please wait a minute and try again.',
+  dailyFiles: (files: number) =>
+    `You have uploaded ${files} files in the last 24 hours, the most allowed in a day. Please try again tomorrow.`,
+  dailyBytes: (bytes: number) =>
+    `This file would take you past ${formatBytes(bytes)} of uploads in a day. Please try again tomorrow.`,
+  storageFull: (bytes: number) =>
+    `This file would take you past your ${formatBytes(bytes)} of stored files. Remove attachments you no longer need, then try again.`,
+  imageTooManyPixels: (pixels: number) =>
+    `This image is too large: it may have at most ${Number((pixels / 1_000_000).toFixed(1))} million pixels. Save a smaller copy and upload that.`,
+  imageUnreadable: 'This image could not be read. Save it again as a PNG, JPEG or WebP and upload that.',
 } as const;
 
 const DOCUMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'] as const;

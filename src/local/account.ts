@@ -3,30 +3,34 @@ import {
   loginResponseSchema,
   messageResponseSchema,
   profileResponseSchema,
+  sessionListResponseSchema,
   updateProfileResponseSchema,
+  verifyOtpResponseSchema,
   type BetaAcknowledgementKey,
   type ChangePasswordBody,
   type LoginBody,
+  type LoginResponse,
   type Profile,
   type RegisterBody,
+  type ResetPasswordBody,
+  type Session as SignedInSession,
   type UpdateProfileFields,
 } from '../domain/auth';
-import { http } from './http';
+import { http, statusOf } from './http';
 import {
+  deleteDataCaches,
   deleteOtherUsersDbs,
   deleteUserDbs,
   openUserDb,
-  saveSessionCopy,
   unsentChangesOfOtherUsers,
   userDb,
 } from './db';
 import { stopSync } from './sync-client';
-import { withSyncLock } from './sync-lock';
-import { syncLockName } from './sync-engine';
-import { clearSession, readSession, replaceToken, storeSession } from './session';
+import { syncLockName, withSyncLock } from './sync-lock';
+import { clearSession, endSession, readSession, replaceToken, storeSession } from './session';
 
-// Signing in and out of this device: the session keys, the per-user replica and the caches that hold
-// the user's data. Sign-in is online-only; logout works offline and leaves nothing of the user behind.
+// Signing in and out of this device: the session, the per-user replica and the caches that hold the
+// user's data. Sign-in is online-only; logout works offline and leaves nothing of the user behind.
 
 /**
  * Asked, after the credentials are accepted and before anything is stored, when this device holds changes
@@ -44,15 +48,21 @@ export async function signIn(
   confirmDeletingOthersChanges: ConfirmDeletingOthersChanges,
 ): Promise<Profile | null> {
   const response = await http.post('/auth/login', body, { quiet: true });
-  const login = loginResponseSchema.parse(response.data);
+  return completeSignIn(loginResponseSchema.parse(response.data), confirmDeletingOthersChanges);
+}
+
+/** What every sign-in does with the server's answer (a password sign-in, or an invited caregiver's onboarding). */
+export async function completeSignIn(
+  login: LoginResponse,
+  confirmDeletingOthersChanges: ConfirmDeletingOthersChanges,
+): Promise<Profile | null> {
   // Someone else's replica may be left on this device (their session ended without a logout). The same
   // person's replica is kept, so what they queued before their session ended goes out now.
   const othersUnsent = await unsentChangesOfOtherUsers(login.userId);
   if (othersUnsent > 0 && !(await confirmDeletingOthersChanges(othersUnsent))) return null;
-  storeSession(login.accessToken, login.role);
+  await storeSession(login.accessToken, login.role);
   await deleteOtherUsersDbs(login.userId);
   await openUserDb(login.userId);
-  await saveSessionCopy(login.userId, login.accessToken);
   const profile = await refreshProfile();
   void requestPersistentStorage();
   return profile;
@@ -66,33 +76,69 @@ export async function refreshProfile(): Promise<Profile> {
   return data;
 }
 
-/** Reopens the replica of the stored session (page load). */
-export async function resumeSession(): Promise<boolean> {
-  const session = readSession();
-  if (!session) return false;
-  await openUserDb(session.userId);
-  await saveSessionCopy(session.userId, session.token);
-  return true;
-}
+/** How long logout waits for the server to end the session before it signs out here anyway. */
+const LOGOUT_CALL_TIMEOUT_MS = 5_000;
 
 /**
- * Logout (SPEC section 4): clears the session keys, deletes the user's replica and the service worker's
- * data caches. The app shell's precache stays: it holds no personal data and lets the app open offline.
+ * Logout (SPEC section 4): ends the session on the server when online (best effort: offline, or with no
+ * answer, the device still forgets), clears the session, deletes the user's replica and the service
+ * worker's data caches. The app shell's precache stays: it holds no personal data and lets the app open
+ * offline. Callers ask first when unsent changes would be deleted (the shell's unsent-changes dialog).
  */
 export async function signOut(): Promise<void> {
   const session = readSession();
   stopSync();
-  clearSession();
+  await clearSession();
+  const told = session ? endServerSession(session.token) : Promise.resolve();
   // Under the sync lock: a sync under way (another tab, the service worker) finishes first, so it
   // cannot write the replica back after it was deleted.
   if (session) await withSyncLock(syncLockName(session.userId), deleteUserDbs);
   else await deleteUserDbs();
-  if (typeof caches !== 'undefined') {
-    const names = await caches.keys();
-    await Promise.all(
-      names.filter((name) => !name.startsWith('workbox-precache')).map((name) => caches.delete(name)),
-    );
+  await deleteDataCaches();
+  await told;
+}
+
+async function endServerSession(token: string): Promise<void> {
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return;
+  try {
+    await http.post('/auth/logout', undefined, {
+      quiet: true,
+      endsSession: true,
+      timeout: LOGOUT_CALL_TIMEOUT_MS,
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  } catch {
+    // Best effort: the token is already gone from this device, and the session expires on the server.
   }
+}
+
+/**
+ * 'Sign out of all devices': the server ends every session of this person, this one too; this device then
+ * forgets the person as after any ended session (unsent changes stay until they sign in again). Online
+ * only: it throws when the server did not take it, and nothing changes.
+ */
+export async function signOutEverywhere(): Promise<void> {
+  const session = readSession();
+  if (!session) return;
+  try {
+    await http.post('/auth/logout-all', undefined, { quiet: true, endsSession: true });
+  } catch (error) {
+    if (statusOf(error) !== 401) throw error; // 401: this session had already ended
+  }
+  stopSync();
+  await endSession(session.token);
+}
+
+/** The person's sessions (online only; not synced): when and where each signed in, and which is this one. */
+export async function listSessions(): Promise<SignedInSession[]> {
+  const response = await http.get('/auth/sessions', { quiet: true });
+  return sessionListResponseSchema.parse(response.data).data;
+}
+
+/** Ends one of the person's other sessions: that device's next call is answered 401. */
+export async function endOtherSession(id: string): Promise<string> {
+  const response = await http.delete(`/auth/sessions/${encodeURIComponent(id)}`, { quiet: true });
+  return messageResponseSchema.parse(response.data).message;
 }
 
 async function requestPersistentStorage(): Promise<void> {
@@ -121,21 +167,22 @@ export async function requestPasswordReset(email: string): Promise<string> {
   return messageResponseSchema.parse(response.data).message;
 }
 
-export async function verifyOtp(email: string, otp: string): Promise<void> {
-  await http.post('/auth/verify-otp', { email, otp }, { quiet: true });
+/** Checks the reset code; answers the single-use reset token that reset-password requires (keep it in memory only). */
+export async function verifyOtp(email: string, otp: string): Promise<string> {
+  const response = await http.post('/auth/verify-otp', { email, otp }, { quiet: true });
+  return verifyOtpResponseSchema.parse(response.data).resetToken;
 }
 
-export async function resetPassword(email: string, newPassword: string): Promise<void> {
-  await http.post('/auth/reset-password', { email, newPassword }, { quiet: true });
+export async function resetPassword(email: string, newPassword: string, resetToken: string): Promise<void> {
+  const body: ResetPasswordBody = { email, newPassword, resetToken };
+  await http.post('/auth/reset-password', body, { quiet: true });
 }
 
 /** Changes the password; the server signs out older tokens and hands this device a fresh one. */
 export async function changePassword(body: ChangePasswordBody): Promise<void> {
   const response = await http.put('/auth/change-password', body, { quiet: true });
   const { accessToken } = changePasswordResponseSchema.parse(response.data);
-  replaceToken(accessToken);
-  const session = readSession();
-  if (session) await saveSessionCopy(session.userId, accessToken);
+  await replaceToken(accessToken);
 }
 
 /** Updates the profile (multipart: text fields and an optional photo) and the local copy. */

@@ -1,6 +1,14 @@
+import './zod-without-eval';
 import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
 import type { Appointment } from '../domain/appointments';
+import type {
+  ActivityEntry,
+  ApprovedRequest,
+  PermissionRequestEntry,
+  ReceivedRequest,
+  SentRequest,
+} from '../domain/caregivers';
 import type { SyncedResource } from '../domain/sync';
 import type { UploadType } from '../domain/uploads';
 
@@ -77,6 +85,12 @@ export type SyncStateEntry = { key: string; value: number | string };
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
+  /** The care requests and links of SPEC section 4, as the server last listed them (see care-sync.ts). */
+  careSent!: EntityTable<SentRequest, 'request_id'>;
+  careReceived!: EntityTable<ReceivedRequest, 'request_id'>;
+  careApproved!: EntityTable<ApprovedRequest, 'permission_id'>;
+  permissionRequests!: EntityTable<PermissionRequestEntry, 'id'>;
+  careActivity!: EntityTable<ActivityEntry, 'id'>;
   appointments!: Table<Appointment, string>;
   doctors!: EntityTable<LocalDoctor, 'id'>;
   serverRows!: EntityTable<ServerRow, 'key'>;
@@ -95,6 +109,13 @@ export class KincareDb extends Dexie {
       outbox: '++seq, status, [resource+entityId]',
       blobs: 'id',
       syncState: 'key',
+    });
+    this.version(2).stores({
+      careSent: 'request_id',
+      careReceived: 'request_id',
+      careApproved: 'permission_id',
+      permissionRequests: 'id',
+      careActivity: 'id, at',
     });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
@@ -189,30 +210,54 @@ export async function deleteUserDbs(): Promise<void> {
   await Promise.all(names.filter((name) => name.startsWith(DB_PREFIX)).map((name) => Dexie.delete(name)));
 }
 
-// The service worker cannot read localStorage, so the signed-in user id and current token are also
-// kept here for it. It is read at send time, so a replayed request always carries the newest token.
-
-type SessionCopy = { id: 'current'; userId: string; token: string };
-class SessionDb extends Dexie {
-  session!: EntityTable<SessionCopy, 'id'>;
-  constructor() {
-    super(`${DB_PREFIX}session`);
-    this.version(1).stores({ session: 'id' });
+/**
+ * What a session that ended (a 401) leaves of a person on this device: only what they queued and the
+ * server never took (the outbox, the files those changes need, and for each queued record its id and the
+ * version it was edited on, without the record's fields), so that it goes out when they sign in again.
+ * Everything else of theirs (every synced table, their profile, caregiver links, cursor, files) is deleted;
+ * with nothing queued the whole replica goes. Answers how many unsent changes were kept.
+ */
+export async function forgetUserData(userId: string): Promise<number> {
+  const name = `${DB_PREFIX}${userId}`;
+  if (current?.name === name) {
+    current.close({ disableAutoOpen: true });
+    current = null;
   }
-}
-const sessionDb = () => new SessionDb();
-
-export async function saveSessionCopy(userId: string, token: string): Promise<void> {
-  const db = sessionDb();
-  await db.session.put({ id: 'current', userId, token });
-  db.close();
-}
-
-export async function readSessionCopy(): Promise<{ userId: string; token: string } | undefined> {
-  const db = sessionDb();
+  const names = await Dexie.getDatabaseNames().catch(() => [name]);
+  if (!names.includes(name)) return 0;
+  const db = new KincareDb(name);
+  let kept = 0;
   try {
-    return await db.session.get('current');
+    await db.open();
+    kept = await db.transaction('rw', db.tables, async () => {
+      const unsent = await db.outbox.toArray();
+      if (unsent.length === 0) return 0;
+      const needed = new Set(unsent.flatMap((entry) => entry.blobIds ?? []));
+      const queued = new Set(unsent.map((entry) => `${entry.resource}:${entry.entityId}`));
+      const kept = new Set<string>([db.outbox.name, db.blobs.name, db.serverRows.name]);
+      await Promise.all(db.tables.filter((table) => !kept.has(table.name)).map((table) => table.clear()));
+      const blobIds = (await db.blobs.toCollection().primaryKeys()).filter((id) => !needed.has(id));
+      await db.blobs.bulkDelete(blobIds);
+      // The base version of each queued edit stays (the server merges against it); the record itself goes.
+      const shadows = (await db.serverRows.toArray())
+        .filter((shadow) => queued.has(`${shadow.resource}:${shadow.id}`))
+        .map((shadow): ServerRow => ({ ...shadow, data: null }));
+      await db.serverRows.clear();
+      await db.serverRows.bulkPut(shadows);
+      return unsent.length;
+    });
   } finally {
     db.close();
   }
+  if (kept === 0) await Dexie.delete(name);
+  return kept;
+}
+
+/** The service worker's caches of personal data (all but the app shell's precache, which holds none). */
+export async function deleteDataCaches(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  const names = await caches.keys();
+  await Promise.all(
+    names.filter((name) => !name.startsWith('workbox-precache')).map((name) => caches.delete(name)),
+  );
 }

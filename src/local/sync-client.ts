@@ -1,8 +1,9 @@
 import { onOutboxChange } from './outbox';
 import { userDb } from './db';
-import { readSession } from './session';
+import { endSession, onSessionChange, readSession } from './session';
 import { createTransport } from './sync-transport';
-import { syncLockName, syncOnce, type SyncResult } from './sync-engine';
+import { syncOnce, type SyncResult } from './sync-engine';
+import { syncLockName } from './sync-lock';
 import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from './sync-tags';
 
 // The page's side of syncing: when to sync. On start, when the device comes online, when the app becomes
@@ -12,7 +13,11 @@ import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from './sync-tags';
 
 const EVERY_FEW_MINUTES_MS = 3 * 60 * 1000;
 
-type Hooks = { onResult: (result: SyncResult) => void };
+type Hooks = {
+  onResult: (result: SyncResult) => void;
+  /** The server answered 401 and the session is over: the device has already forgotten the person. */
+  onSessionEnded?: () => void;
+};
 type BackgroundRegistration = ServiceWorkerRegistration & {
   sync?: { register: (tag: string) => Promise<void> };
   periodicSync?: { register: (tag: string, options: { minInterval: number }) => Promise<void> };
@@ -23,7 +28,13 @@ let runNow: ((force: boolean) => Promise<SyncResult | undefined>) | null = null;
 
 export function startSync(userId: string, hooks: Hooks): () => void {
   stopCurrent?.();
-  const transport = createTransport({ baseURL: '/api', getToken: () => readSession()?.token ?? null });
+  // The token each request was sent with, so that a 401 ends the session only if that token is still the
+  // stored one (another tab may have signed in again meanwhile).
+  let sentToken: string | null = null;
+  const transport = createTransport({
+    baseURL: '/api',
+    getToken: () => (sentToken = readSession()?.token ?? null),
+  });
   let running: Promise<SyncResult | undefined> | null = null;
   let again = false;
   let stopped = false;
@@ -39,6 +50,8 @@ export function startSync(userId: string, hooks: Hooks): () => void {
       do {
         again = false;
         result = await syncOnce(userDb(), transport, { lockName: syncLockName(userId), force });
+        if (result.problem === 'signed-out' && sentToken && (await endSession(sentToken)))
+          hooks.onSessionEnded?.();
         hooks.onResult(result);
       } while (again && !stopped && result.problem === undefined);
       return result;
@@ -53,6 +66,10 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   // Coming online, starting and 'Sync now' retry at once; the other triggers respect the backoff.
   const onVisible = () => document.visibilityState === 'visible' && void run(false);
   const timer = setInterval(() => void run(false), EVERY_FEW_MINUTES_MS);
+  // Signed out or ended (here, in another tab, by the service worker): this person's sync stops at once.
+  const unsubscribeSession = onSessionChange(() => {
+    if (readSession()?.userId !== userId) stop();
+  });
   const unsubscribe = onOutboxChange(() => {
     void registerBackgroundSync();
     if (navigator.onLine) void run(false);
@@ -66,6 +83,7 @@ export function startSync(userId: string, hooks: Hooks): () => void {
     stopped = true;
     clearInterval(timer);
     unsubscribe();
+    unsubscribeSession();
     window.removeEventListener('online', onOnline);
     document.removeEventListener('visibilitychange', onVisible);
     if (stopCurrent === stop) {

@@ -1,4 +1,5 @@
 import type { KincareDb } from './db';
+import { refreshCare } from './care-sync';
 import { push, type PushOutcome } from './sync-push';
 import { pull, PullError } from './sync-pull';
 import { withSyncLock } from './sync-lock';
@@ -17,10 +18,6 @@ export type SyncResult = {
 
 export const LAST_SYNC_KEY = 'lastSyncAt';
 
-export function syncLockName(userId: string): string {
-  return `kincare-sync:${userId}`;
-}
-
 export async function syncOnce(
   db: KincareDb,
   transport: Transport,
@@ -29,6 +26,10 @@ export async function syncOnce(
   return withSyncLock(options.lockName, async () => {
     const first = await push(db, transport, { force: options.force ?? false });
     if (first.stoppedBy === 'signed-out') return { ok: false, push: first, pulled: 0, problem: 'signed-out' };
+    // Before the pull: the links it lists decide what the pull may bring, and the menus and permission
+    // checks read them, so both follow a granted or withdrawn permission in the same cycle.
+    if ((await refreshCare(db, transport)) === 'signed-out')
+      return { ok: false, push: first, pulled: 0, problem: 'signed-out' };
     let pulled = 0;
     try {
       pulled = (await pull(db, transport, options.pullPage)).applied;

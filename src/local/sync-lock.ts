@@ -2,6 +2,11 @@
 // sync, so two of them never send the same queued change at once. Where Web Locks are missing (Node in
 // tests, very old browsers) a lock in this JavaScript realm serialises at least this context's callers.
 
+/** The lock of one person's sync (and of anything that must not overlap it, like forgetting their data). */
+export function syncLockName(userId: string): string {
+  return `kincare-sync:${userId}`;
+}
+
 const chains = new Map<string, Promise<unknown>>();
 
 export async function withSyncLock<T>(name: string, work: () => Promise<T>): Promise<T> {

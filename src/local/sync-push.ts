@@ -1,4 +1,4 @@
-import { messagesFromErrorBody } from '../domain/errors';
+import { messagesFromErrorBody } from '../domain/error-texts';
 import {
   PUSH_BATCH_MAX,
   pushResponseSchema,
@@ -250,10 +250,16 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   // this device has not seen: that version holds them, so the next edit still builds on what this one
   // built on, and is merged field by field too (or it would overwrite a later edit it never saw).
   await settleSuccessorBase(db, entry, merged ? (entry.baseVersion ?? version) : version);
+  // A receipt (id and version, no fields) is what someone who may change a record but not read it gets
+  // back: the record is not theirs to see, so it leaves this device's view.
   await applyServerState(db, entry.resource, entry.entityId, {
     version,
-    data: deleted || !data ? null : (data as SyncedRow),
+    data: deleted || !data || isReceipt(data) ? null : (data as SyncedRow),
   });
+}
+
+function isReceipt(data: Record<string, unknown>): boolean {
+  return Object.keys(data).every((key) => key === 'id' || key === 'version');
 }
 
 /** The server refused the change: keep it as failed (for the person to see and discard) and roll it back. */

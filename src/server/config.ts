@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,50 @@ const wholeNumber = (min: number, max: number, fallback: number) =>
       .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
       .default(fallback),
   );
+
+const MB = 1024 * 1024;
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may tell the server who the client is (X-Forwarded-For, -Proto, -Host): nobody (the
+ * default), every sender ('true': only when the server cannot be reached except through a proxy that
+ * overwrites these headers), a hop count, or the proxies' addresses and CIDRs.
+ */
+export type TrustProxy = boolean | number | string[];
+
+const trustProxySchema = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .transform((value, context): TrustProxy => {
+      const text = value.trim();
+      if (text === 'false') return false;
+      if (text === 'true') return true;
+      if (/^\d+$/.test(text)) {
+        const hops = Number(text);
+        if (hops >= 1 && hops <= 20) return hops;
+      }
+      const entries = text.split(',').map((entry) => entry.trim());
+      if (entries.length > 0 && entries.every(isAddressOrRange)) return entries;
+      context.addIssue({
+        code: 'custom',
+        message: 'must be true, false, a hop count from 1 to 20, or a comma list of addresses and CIDRs',
+      });
+      return z.NEVER;
+    })
+    .default(false),
+);
 
 const envSchema = z.object({
   PORT: wholeNumber(0, 65535, 8080),
@@ -51,6 +96,34 @@ const envSchema = z.object({
   UPLOAD_LIMIT_BYTES: wholeNumber(1024, 1024 * 1024 * 1024, 10 * 1024 * 1024),
   RATE_LIMIT_LOGIN_PER_MINUTE: wholeNumber(1, 100_000, 10),
   RATE_LIMIT_OTP_PER_MINUTE: wholeNumber(1, 100_000, 5),
+  /** Uploads per minute per person (the daily quota below is the slower, larger bound). */
+  RATE_LIMIT_UPLOADS_PER_MINUTE: wholeNumber(1, 100_000, 30),
+  /** See TrustProxy. Off by default: a client could otherwise pick its own address for every limit. */
+  TRUST_PROXY: trustProxySchema,
+  /** redis:// or rediss://: rate limits are counted there, shared by every server; unset, in memory. */
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+  ),
+  /** Put before every Redis key of this server, so several installs (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:._-]{1,100}$/, 'must be 1 to 100 letters, digits or : . _ -')
+      .default('kincare:'),
+  ),
+  /** Files one person may upload in 24 hours. */
+  UPLOAD_DAILY_FILES: wholeNumber(1, 1_000_000, 100),
+  /** Bytes one person may upload in 24 hours. */
+  UPLOAD_DAILY_BYTES: wholeNumber(1024, 2 ** 50, 200 * MB),
+  /** Bytes of files one person may have stored at once. */
+  UPLOAD_TOTAL_BYTES: wholeNumber(1024, 2 ** 50, 2048 * MB),
+  /** The most pixels an uploaded image may claim in its header (width times height). */
+  UPLOAD_MAX_PIXELS: wholeNumber(1, 10_000_000_000, 50_000_000),
 });
 
 export type Config = {
@@ -66,7 +139,11 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   uploadLimitBytes: number;
-  rateLimits: { loginPerMinute: number; otpPerMinute: number };
+  rateLimits: { loginPerMinute: number; otpPerMinute: number; uploadsPerMinute: number };
+  trustProxy: TrustProxy;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  uploads: { dailyFiles: number; dailyBytes: number; totalBytes: number; maxPixels: number };
 };
 
 export class ConfigError extends Error {}
@@ -97,6 +174,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: {
       loginPerMinute: vars.RATE_LIMIT_LOGIN_PER_MINUTE,
       otpPerMinute: vars.RATE_LIMIT_OTP_PER_MINUTE,
+      uploadsPerMinute: vars.RATE_LIMIT_UPLOADS_PER_MINUTE,
+    },
+    trustProxy: vars.TRUST_PROXY,
+    redisUrl: vars.REDIS_URL,
+    redisKeyPrefix: vars.REDIS_KEY_PREFIX,
+    uploads: {
+      dailyFiles: vars.UPLOAD_DAILY_FILES,
+      dailyBytes: vars.UPLOAD_DAILY_BYTES,
+      totalBytes: vars.UPLOAD_TOTAL_BYTES,
+      maxPixels: vars.UPLOAD_MAX_PIXELS,
     },
   };
 }

@@ -68,6 +68,12 @@ async function main() {
   // With PORT=0 the real port is known only now; links in e-mails must point at it.
   if (!process.env.PUBLIC_URL) config.publicUrl = `http://localhost:${port}`;
   server.log.info({ database: database.driver, dataDir: config.dataDir }, 'database ready');
+  // Which store counts the rate limits and whom the server believes about client addresses: the two
+  // settings that decide whether limits hold behind a load balancer. REDIS_URL itself may hold a password.
+  server.log.info(
+    { rateLimits: config.redisUrl ? 'redis' : 'memory', trustProxy: config.trustProxy },
+    'limits configured',
+  );
   console.log(`Kincare is running at http://localhost:${port} (database: ${database.driver})`);
 }
 

@@ -13,10 +13,11 @@ import { Agent, request as httpRequest } from 'node:http';
 import { cpus } from 'node:os';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { patients, users } from '../../src/server/db/schema';
+import { patients, sessions, users } from '../../src/server/db/schema';
 import { PULL_PAGE } from '../../src/local/sync-pull';
 import { PUSH_BATCH } from '../../src/local/sync-push';
 import { ServerProcess, TEST_JWT_SECRET } from '../sync/server-process';
+import { seeded } from '../sync/seeded';
 import { descendantsCpuMs, machineCpuMs, ownCpuMs, postgresCpuMs } from './cpu';
 import { bareInserts, bareInsertsConcurrent, withBenchDatabase, type BareRow } from './postgres';
 
@@ -92,23 +93,12 @@ function call(
 }
 
 /** A token the server accepts: the claims and algorithm of src/server/plugins/auth.ts, its secret. */
-function signToken(userId: string): string {
+/** A token for a session made straight in the database (the claims the server issues: sub, sid, iat, exp). */
+function signToken(userId: string, sessionId: string): string {
   const now = Math.floor(Date.now() / 1000);
   const part = (value: Json) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: userId, tv: 0, iat: now, exp: now + 86_400 })}`;
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: userId, sid: sessionId, iat: now, exp: now + 86_400 })}`;
   return `${unsigned}.${createHmac('sha256', TEST_JWT_SECRET).update(unsigned).digest('base64url')}`;
-}
-
-/** A small seeded generator (mulberry32), so a run's choices can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Device = {
@@ -338,7 +328,12 @@ async function run(databaseUrl: string): Promise<void> {
         .insert(patients)
         .values(made.map((user) => ({ userId: user.id })))
         .returning({ id: patients.id, userId: patients.userId });
-      return rows;
+      const opened = await db
+        .insert(sessions)
+        .values(rows.map((row) => ({ userId: row.userId, expiresAt: new Date(Date.now() + 86_400_000) })))
+        .returning({ id: sessions.id, userId: sessions.userId });
+      const sessionOf = new Map(opened.map((session) => [session.userId, session.id]));
+      return rows.map((row) => ({ ...row, sessionId: sessionOf.get(row.userId) ?? '' }));
     });
     await server.start();
     const origin = new URL(server.baseURL);
@@ -348,11 +343,11 @@ async function run(databaseUrl: string): Promise<void> {
       if (!patient) throw new Error('not enough patients');
       return {
         name: `device-${index}`,
-        token: signToken(patient.userId),
+        token: signToken(patient.userId, patient.sessionId),
         patientId: patient.id,
         cursor: 0,
         known: new Map(),
-        random: generator(seed * 100_003 + index),
+        random: seeded(seed * 100_003 + index),
       };
     });
     const database = new URL(databaseUrl).pathname.slice(1);

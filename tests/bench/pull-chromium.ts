@@ -16,7 +16,7 @@ import { sql } from 'drizzle-orm';
 import { makeAccount, startServer } from '../sync/harness';
 import { PULL_PAGE } from '../../src/local/sync-pull';
 import { PULL_PAGE_MAX, pullResponseSchema } from '../../src/domain/sync';
-import { pullChanges } from '../../src/server/services/records';
+import { pullChanges } from '../../src/server/services/sync-pull';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 import type { Durability, KincareBench, LoopOptions, Source } from './pull-entry';
 import { withBenchDatabase } from './postgres';

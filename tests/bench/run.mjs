@@ -4,10 +4,12 @@
 import { spawnSync } from 'node:child_process';
 
 const benches = [
+  ['Lighthouse, mobile preset, on /login and the signed-in dashboard', 'tests/bench/lighthouse.ts'],
   ['Replay of queued changes (batched push) on Postgres and PGlite', 'tests/bench/replay.ts'],
   ['First pull into Dexie in Chromium', 'tests/bench/pull-chromium.ts'],
   ['Many devices at once (push and pull against Postgres)', 'tests/bench/load.ts'],
   ['Large chaos run', 'tests/bench/chaos-large.ts'],
+  ['Fuzz gate at 100,000 requests (hostile requests from the OpenAPI document)', 'tests/bench/fuzz.ts'],
 ];
 spawnSync('node', ['tests/e2e/ensure-chromium.mjs'], { stdio: 'inherit' });
 let failed = 0;

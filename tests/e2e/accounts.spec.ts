@@ -37,9 +37,23 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
   await signIn.getByLabel('Password').fill(PASSWORD);
   await signIn.getByRole('button', { name: 'Sign in' }).click();
   await expect(signIn.getByRole('alert')).toContainText('verify your e-mail');
+  // A lost mail: the person asks for a new link from where they are.
+  await signIn.getByRole('button', { name: 'Resend verification e-mail' }).click();
+  await expect(signIn.getByRole('status')).toContainText('a new link is on its way');
 
-  await page.goto(verificationPath(await latestMailTo(email)));
+  const link = verificationPath(await latestMailTo(email));
+  await page.goto(link);
   await expect(page.getByRole('status')).toContainText('You can sign in now');
+  // The same link opened again (from the mail, later) is no error: it says so and offers sign-in.
+  await page.goto(link);
+  await expect(page.getByRole('status')).toHaveText(
+    'Your e-mail address is already verified. You can sign in.',
+  );
+  await expect(page.getByRole('status')).not.toHaveClass(/danger/);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.getByRole('link', { name: 'Go to sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 
   await signInThroughUi(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -147,11 +161,11 @@ test('an expired session (401) clears the session, goes to the root and says Una
     localStorage.setItem('healthCheckinDone', 'true');
   });
   // Another device changes the password: this device's token stops working.
-  const login = await request.post('/api/auth/login', { data: { email, password: 'Healthy123' } });
+  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
   const token = (await login.json()).accessToken as string;
   const changed = await request.put('/api/auth/change-password', {
     headers: { Authorization: `Bearer ${token}` },
-    data: { old_password: 'Healthy123', new_password: 'Healthier456', confirm_password: 'Healthier456' },
+    data: { old_password: PASSWORD, new_password: 'Healthier456', confirm_password: 'Healthier456' },
   });
   expect(changed.ok()).toBe(true);
   // The next call this device makes (here the sync on opening the app) is answered 401.
@@ -163,6 +177,10 @@ test('an expired session (401) clears the session, goes to the root and says Una
       ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),
     ),
   ).toEqual([null, null, null, null]);
+  // Nothing was left unsent, so nothing of the person stays on the device (issue 7).
+  expect(
+    (await indexedDbNames(page)).filter((name) => name.startsWith('kincare-') && name !== 'kincare-session'),
+  ).toEqual([]);
 });
 
 test('after sign-in the app asks the browser to keep its data (persistent storage)', async ({
@@ -191,4 +209,65 @@ test('after sign-in the app asks the browser to keep its data (persistent storag
       page.evaluate(() => (window as unknown as { persistCalls: { persist: number } }).persistCalls.persist),
     )
     .toBe(1);
+});
+
+test('a dead verification link offers a new one; the new link verifies the account', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('lost-link');
+  const registered = await request.post('/api/auth/register', {
+    data: { name: 'Lee Lost', email, password: PASSWORD, role: 'Patient', zip_code: '10001' },
+  });
+  expect(registered.status()).toBe(201);
+  const first = verificationPath(await latestMailTo(email));
+
+  await page.goto(`/verify-email/${'x'.repeat(43)}`);
+  await expect(page.getByRole('status')).toHaveText('This verification link is invalid or has expired.');
+  const resend = page.getByRole('form', { name: 'Resend verification e-mail' });
+  await resend.getByRole('button', { name: 'Resend verification e-mail' }).click();
+  await expect(resend.getByText('Email is required.')).toBeVisible();
+  await resend.getByLabel('Email').fill(email);
+  await resend.getByRole('button', { name: 'Resend verification e-mail' }).click();
+  await expect(resend.getByRole('status')).toContainText('a new link is on its way');
+  await expectNoAxeViolations(page);
+  // The registration mail is a minute old, so no second one yet (one every 5 minutes): its link still works.
+  await page.goto(first);
+  await expect(page.getByRole('status')).toContainText('You can sign in now');
+});
+
+test('forgot password: the code can be sent again, and the new password must be typed twice', async ({
+  page,
+  request,
+}) => {
+  const { email } = await createVerifiedUser(request, 'Patient', 'Rita Reset');
+  const codeIn = (mail: string) => /reset your Kincare password is (\d{6})/.exec(mail)?.[1] ?? '';
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  const form = page.getByRole('form', { name: 'Reset password' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByRole('button', { name: 'Send code' }).click();
+  await expect(form).toContainText(`We sent a 6-digit code to ${email}.`);
+  let firstCode = '';
+  await expect.poll(async () => (firstCode = codeIn(await latestMailTo(email)))).toMatch(/^\d{6}$/);
+
+  // "Resend code" asks again (the same call, with its limits): a new code arrives.
+  await form.getByRole('button', { name: 'Resend code' }).click();
+  await expect(page.getByText('OTP send successfully!').last()).toBeVisible();
+  let secondCode = '';
+  await expect.poll(async () => (secondCode = codeIn(await latestMailTo(email)))).not.toBe(firstCode); // a fresh random code (the same six digits again: one chance in a million)
+  await expectNoAxeViolations(page);
+  await form.getByLabel('6-digit code').fill(secondCode);
+  await form.getByRole('button', { name: 'Verify code' }).click();
+  await expect(page.getByText('OTP verified successfully!')).toBeVisible();
+
+  const newPassword = 'Copper-Meadow-91';
+  await form.getByRole('textbox', { name: 'New password', exact: true }).fill(newPassword);
+  await form.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(`${newPassword}!`);
+  await form.getByRole('button', { name: 'Set new password' }).click();
+  await expect(form.getByText('New password and confirm password do not match.')).toBeVisible();
+  await form.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(newPassword);
+  await form.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText('Reset password successfully!')).toBeVisible();
+  expect((await request.post('/api/auth/login', { data: { email, password: newPassword } })).ok()).toBe(true);
 });

@@ -6,6 +6,7 @@ import {
   expectNoAxeViolations,
   serverAppointments,
   signInThroughUi,
+  storedToken,
   waitForServiceWorker,
 } from './support';
 
@@ -27,9 +28,15 @@ test('offline: create and edit, reload while offline, reconnect: the server hold
   await form.getByRole('button', { name: 'Add appointment' }).click();
   await expect(form.getByText('Title is required.')).toBeVisible();
   await expect(form.getByText('Date is required.')).toBeVisible();
+  // The picker steps by 15 minutes; a typed time in any minute is taken as it is.
+  await expect(form.getByLabel('Date and time')).toHaveAttribute('step', '900');
   await form.getByLabel('Date and time').fill('2027-01-05T10:10');
-  await expect(form.getByText('Choose a time on the hour or half hour.')).toBeVisible();
+  await expect(form.getByLabel('Date and time')).toHaveValue('2027-01-05T10:10');
+  await expect(form.getByText('Date is required.')).toBeHidden();
+  await expect(form.getByText(/hour or half hour/)).toHaveCount(0);
   await form.getByRole('button', { name: 'Cancel' }).click();
+  // Cancelling gives the focus back to the button that opened the form.
+  await expect(page.getByRole('button', { name: 'New appointment' })).toBeFocused();
 
   await context.setOffline(true);
   await expect(page.getByTestId('sync-status')).toContainText('Offline');
@@ -121,7 +128,7 @@ test("the service worker's sync event alone delivers a queued change after the p
   await signInThroughUi(page, email);
   await waitForServiceWorker(page);
   await page.goto('/appointments');
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await storedToken(page);
   await context.setOffline(true);
   await addAppointmentThroughUi(page, 'Flu shot');
   await page.close(); // no page is left to send it
@@ -220,7 +227,7 @@ test('a change the server refuses is rolled back, listed with its reason in the 
   await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(1);
   await expect(page.getByTestId('sync-status')).toHaveText(/^.Online$/);
   const [row] = await serverAppointments(page, request);
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await storedToken(page);
   // This device edits offline while another device deletes the appointment; a sync pushes before it pulls.
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Edit Checkup' }).click();
@@ -265,7 +272,7 @@ test('the open app syncs on start, when it becomes visible, and every few minute
   await page.goto('/appointments');
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   // Another device books; this page hears of it only through its own triggers.
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await storedToken(page);
   const profile = await (
     await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
   ).json();

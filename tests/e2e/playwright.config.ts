@@ -52,6 +52,8 @@ export default defineConfig({
       PUBLIC_URL: `http://localhost:${port}`,
       RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
       RATE_LIMIT_OTP_PER_MINUTE: '1000',
+      // With REDIS_URL set (as .ci/run does) the limits count in Redis: this run's counters apart from others'.
+      REDIS_KEY_PREFIX: `kincare-e2e-${process.pid}:`,
     },
   },
 });

@@ -5,7 +5,13 @@ import { expect, test } from '@playwright/test';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { buildApp } from '../../src/server/app';
-import { createVerifiedUser, serverAppointments, signInThroughUi, waitForServiceWorker } from './support';
+import {
+  createVerifiedUser,
+  serverAppointments,
+  signInThroughUi,
+  storedToken,
+  waitForServiceWorker,
+} from './support';
 
 test('toasts appear bottom-center and close after 2000 ms', async ({ page, request }) => {
   const { email } = await createVerifiedUser(request, 'Patient');
@@ -71,7 +77,7 @@ test('the nightly periodicsync in the service worker pulls what changed elsewher
   await page.goto('/appointments');
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   // Another device books an appointment; this page does not sync on its own meanwhile.
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await storedToken(page);
   const profile = await (
     await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
   ).json();

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-export const PASSWORD = 'Healthy123';
+export const PASSWORD = 'Juniper-Lantern-58';
 
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
@@ -87,6 +87,22 @@ export async function acceptBetaPolicyIfAsked(page: Page) {
 
 /** axe finds no violations on the page as it is now. */
 export async function expectNoAxeViolations(page: Page) {
+  // Judge colours at rest: a toast fading in or out has, for a moment, too little contrast. Toasts
+  // close after 2 s, and one may start fading while axe looks: let them go first (a longer one stays).
+  await page
+    .locator('[data-rht-toaster] [role="status"]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
+  // Likewise a dialog or sheet still sliding in.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity,
+      ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   expect(
     results.violations.map(
@@ -110,12 +126,37 @@ export async function waitForServiceWorker(page: Page) {
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
 }
 
+/** The token this page holds: its one home is the session copy in IndexedDB (never localStorage). */
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((db) => db.name === 'kincare-session')) return null;
+    return new Promise<string | null>((resolve, reject) => {
+      const open = indexedDB.open('kincare-session');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('session')) {
+          db.close();
+          resolve(null);
+          return;
+        }
+        const read = db.transaction('session').objectStore('session').get('current');
+        read.onsuccess = () => {
+          db.close();
+          resolve((read.result as { token?: string } | undefined)?.token ?? null);
+        };
+        read.onerror = () => reject(read.error);
+      };
+    });
+  });
+}
+
 /** The appointments the server holds for the signed-in user of this page (asked with the page's token). */
 export async function serverAppointments(
   page: Page,
   request: APIRequestContext,
 ): Promise<{ id: string; appointment_title: string; location: string; notes: string }[]> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await storedToken(page);
   const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
   expect(response.ok()).toBe(true);
   return (await response.json()).data;
@@ -164,7 +205,10 @@ export async function expectTapTargets(targets: Locator) {
   expect(all.length).toBeGreaterThan(0);
   for (const target of all) {
     const bounds = await target.boundingBox();
-    const name = await target.textContent();
+    const name =
+      (await target.textContent())?.trim() ||
+      (await target.getAttribute('aria-label')) ||
+      (await target.evaluate((element) => element.outerHTML.slice(0, 120)));
     expect(bounds?.height ?? 0, `height of ${name}`).toBeGreaterThanOrEqual(44);
     expect(bounds?.width ?? 0, `width of ${name}`).toBeGreaterThanOrEqual(44);
   }
@@ -224,7 +268,68 @@ export async function outboxSize(page: Page, userId: string): Promise<number | n
 
 /** The signed-in user's id (the token's `sub`), or null when nobody is signed in on this page. */
 export async function signedInUserId(page: Page): Promise<string | null> {
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await storedToken(page);
   const payload = token?.split('.')[1];
   return payload ? (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub: string }).sub : null;
+}
+
+/**
+ * A menu entry of the shell, where a person finds it: in the More sheet of the tab bar on a phone (below
+ * 768 px), in the sidebar on a larger screen. `role` is 'link' for pages and 'button' for Logout.
+ */
+export async function menuEntry(
+  page: Page,
+  name: string,
+  role: 'link' | 'button' = 'link',
+): Promise<Locator> {
+  // The shell's layout follows the width, so the width decides, not whether the tab bar has rendered yet:
+  // asking isVisible() right after sign-in raced the shell's first paint and looked in the hidden sidebar.
+  const width = page.viewportSize()?.width ?? 1280;
+  if (width < 768) {
+    const tabs = page.getByTestId('tab-bar');
+    await expect(tabs).toBeVisible();
+    const sheet = page.getByTestId('more-sheet');
+    if (!(await sheet.isVisible())) await tabs.getByRole('button', { name: 'More' }).click();
+    await expect(sheet).toBeVisible();
+    return sheet.getByRole(role, { name, exact: true });
+  }
+  return page.getByRole('navigation', { name: 'Main' }).getByRole(role, { name, exact: true });
+}
+
+/**
+ * The header's 'Sync now', waiting until the cycle is over. The shell also syncs on its own, and a cycle
+ * may take the caregiver off a screen they lost (and the header with it), so a missing button is no error:
+ * the callers check what the person sees afterwards.
+ */
+export async function syncNow(page: Page) {
+  const status = page.getByTestId('sync-status');
+  if (
+    !(await status.click({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
+  const panel = page.getByTestId('sync-status-panel');
+  await panel
+    .getByRole('button', { name: 'Sync now' })
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
+  await expect(panel.getByRole('button', { name: 'Syncing...' })).toHaveCount(0);
+  if (await panel.isVisible()) {
+    await panel.press('Escape');
+    await expect(panel).toBeHidden();
+  }
+}
+
+/** The Authorization header of a token, for calls a test makes through the API. */
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** Accepts the beta policy through the API (the app asks on first sign-in; API-made people skip that screen). */
+export async function acceptBetaPolicyThroughApi(request: APIRequestContext, token: string) {
+  const accepted = await request.post('/api/auth/beta-policy', {
+    headers: bearer(token),
+    data: { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
+  });
+  expect(accepted.ok()).toBe(true);
 }

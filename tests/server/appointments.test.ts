@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
+import { TEXT_MESSAGES } from '../../src/domain/text';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 import { eq } from 'drizzle-orm';
@@ -100,6 +101,53 @@ describe('appointments', () => {
     expect((await as(ctx, patient, { method: 'GET', url: '/api/appointments' })).json().data).toEqual([]);
   });
 
+  const BAD_TEXT: [string, string][] = [
+    ['a NUL byte', 'Blood test\u0000'],
+    ['an escape sequence', 'x\u001B[31m'],
+    ['a lone surrogate', 'Blood \uD800 test'],
+    ['a lone low surrogate', '\uDC00'],
+  ];
+  const messageFor = (value: string) =>
+    value.includes('\uD800') || value.includes('\uDC00')
+      ? TEXT_MESSAGES.brokenCharacters
+      : TEXT_MESSAGES.controlCharacters;
+
+  it.each(['appointment_title', 'location', 'notes'])(
+    'refuses control and broken characters in %s with a 400 and a message, on create and edit',
+    async (field) => {
+      const existing = newAppointment(patient.patientId);
+      const before = (await create(patient, existing)).json();
+      for (const [, value] of BAD_TEXT) {
+        const created = await create(patient, { ...newAppointment(patient.patientId), [field]: value });
+        expect([created.statusCode, created.json().message, created.json().errors[0].path]).toEqual([
+          400,
+          messageFor(value),
+          field,
+        ]);
+        const edited = await as(ctx, patient, {
+          method: 'PUT',
+          url: `/api/appointments/${existing.id}`,
+          payload: { [field]: value },
+          headers: { 'idempotency-key': `bad-text-${field}-${BAD_TEXT.findIndex(([, v]) => v === value)}` },
+        });
+        expect([edited.statusCode, edited.json().message]).toEqual([400, messageFor(value)]);
+      }
+      const after = await as(ctx, patient, { method: 'GET', url: '/api/appointments' });
+      expect(after.json().data).toEqual([before.data]);
+    },
+  );
+
+  it('refuses control and broken characters in the date with a 400', async () => {
+    for (const [, value] of BAD_TEXT) {
+      const response = await create(patient, {
+        ...newAppointment(patient.patientId),
+        appointment_date: `2026-12-01T09:30:00.000Z${value}`,
+      });
+      expect(response.statusCode).toBe(400);
+    }
+    expect((await as(ctx, patient, { method: 'GET', url: '/api/appointments' })).json().data).toEqual([]);
+  });
+
   it('refuses a bad query and a bad id', async () => {
     expect(
       (await as(ctx, patient, { method: 'GET', url: '/api/appointments?startDate=2026-13-45' })).statusCode,
@@ -166,10 +214,10 @@ describe('appointments', () => {
           payload: { notes: 'x' },
         })
       ).statusCode,
-    ).toBe(404);
+    ).toBe(403); // they can see it, so they are told the true reason
     expect(
       (await as(ctx, caregiver, { method: 'DELETE', url: `/api/appointments/${body.id}` })).statusCode,
-    ).toBe(404);
+    ).toBe(403);
   });
 
   it('keeps a refusal under its Idempotency-Key, so a late copy is not applied once access is granted', async () => {
@@ -227,14 +275,22 @@ describe('appointments', () => {
     expect((await create(patient, newAppointment(patient.patientId), 'bad key!')).statusCode).toBe(400);
   });
 
-  it('replays a stored answer even after the caller lost the permission it had then', async () => {
+  it('replays to a caller who lost the permission it had then only a receipt, without the record', async () => {
     const caregiver = await makePerson(ctx, 'Caregiver');
     await link(ctx, patient, caregiver, ['ReadAppointment', 'AddAppointment']);
     const body = newAppointment(patient.patientId);
-    expect((await create(caregiver, body, 'key-before-revoke')).statusCode).toBe(201);
+    const first = await create(caregiver, body, 'key-before-revoke');
+    expect(first.statusCode).toBe(201);
     await ctx.database.db.delete(careLinks);
     const retry = await create(caregiver, body, 'key-before-revoke'); // the first answer was lost
-    expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect([retry.statusCode, retry.json()]).toEqual([
+      201,
+      {
+        success: true,
+        data: { id: first.json().data.id, version: first.json().data.version },
+        merged: false,
+      },
+    ]);
     expect((await create(caregiver, newAppointment(patient.patientId), 'key-after-revoke')).statusCode).toBe(
       403,
     );

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/domain/auth';
 import { PASSWORD_MESSAGES } from '../../src/domain/password';
+import { TEXT_MESSAGES } from '../../src/domain/text';
 import { caregivers, emailVerifications, patients, users } from '../../src/server/db/schema';
 import {
   bearer,
@@ -17,7 +18,8 @@ import {
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // Many sign-ups from one address: the limits have their own tests (auth-rate-limit.test.ts).
+  ctx = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', RATE_LIMIT_OTP_PER_MINUTE: '1000' });
 });
 afterAll(async () => ctx.close());
 beforeEach(async () => resetDatabase(ctx));
@@ -105,6 +107,29 @@ describe('POST /api/auth/register', () => {
     expect(await ctx.database.db.select().from(users)).toHaveLength(0);
   });
 
+  it.each(['password1', 'Password1!', 'qwerty123', 'Healthy123'])(
+    'refuses the easy password %j with its message, though it passes the length and letter-and-number rule',
+    async (password) => {
+      const response = await register({ ...validBody, password });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        message: PASSWORD_MESSAGES.tooEasy,
+        errors: [{ msg: PASSWORD_MESSAGES.tooEasy, path: 'password' }],
+      });
+      expect(await ctx.database.db.select().from(users)).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ['a NUL byte', 'Asha\u0000Rao', TEXT_MESSAGES.controlCharacters],
+    ['a lone surrogate', 'Asha\uD800Rao', TEXT_MESSAGES.brokenCharacters],
+  ])('refuses a name with %s with 400 and its message, never 500', async (_label, name, message) => {
+    const response = await register({ ...validBody, name });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [{ msg: message, path: 'name' }] });
+    expect(await ctx.database.db.select().from(users)).toHaveLength(0);
+  });
+
   it('lists every missing field', async () => {
     const response = await register({});
     expect(response.statusCode).toBe(400);
@@ -122,13 +147,43 @@ describe('POST /api/auth/verify-email', () => {
     expect(first.json()).toEqual({
       success: true,
       message: 'Your e-mail address is verified. You can sign in now.',
+      already_verified: false,
     });
     const [user] = await ctx.database.db.select().from(users);
     expect(user?.emailVerifiedAt).toBeInstanceOf(Date);
 
+    // Opening the link from the e-mail again is no error: the person is told to sign in.
     const second = await verify(token);
-    expect(second.statusCode).toBe(400);
-    expect(second.json()).toEqual({ message: AUTH_MESSAGES.verifyLinkInvalid });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual({
+      success: true,
+      message: AUTH_MESSAGES.emailAlreadyVerified,
+      already_verified: true,
+    });
+    const [after] = await ctx.database.db.select().from(users);
+    expect(after?.emailVerifiedAt?.getTime()).toBe(user?.emailVerifiedAt?.getTime()); // not verified anew
+  });
+
+  it('says "already verified" for an expired link of a verified account, and refuses it for an unverified one', async () => {
+    await register(validBody);
+    const token = verificationTokenIn(lastMailTo(ctx, 'asha.rao@example.com'));
+    await ctx.database.db.update(emailVerifications).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await verify(token)).statusCode).toBe(400); // the account is not verified: the link is dead
+
+    await ctx.database.db.update(users).set({ emailVerifiedAt: new Date() }); // verified by a newer link
+    const response = await verify(token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ already_verified: true });
+  });
+
+  it('does not take a used link of one account as verifying anyone else', async () => {
+    await register(validBody);
+    await register({ ...validBody, email: 'other@example.com' });
+    const token = verificationTokenIn(lastMailTo(ctx, 'asha.rao@example.com'));
+    expect((await verify(token)).statusCode).toBe(200);
+    expect((await verify(token)).json()).toMatchObject({ already_verified: true });
+    const [other] = await ctx.database.db.select().from(users).where(eq(users.email, 'other@example.com'));
+    expect(other?.emailVerifiedAt).toBeNull();
   });
 
   it('refuses an expired link', async () => {
@@ -149,6 +204,84 @@ describe('POST /api/auth/verify-email', () => {
     const response = await verify(token);
     expect(response.statusCode).toBe(400);
     expect(response.json<{ message: string }>().message).toBe(AUTH_MESSAGES.verifyLinkInvalid);
+  });
+});
+
+function resend(email: unknown, remoteAddress = '127.0.0.1') {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/resend-verification',
+    payload: { email },
+    remoteAddress,
+  });
+}
+
+/** Makes the newest verification link look older than the resend interval (5 minutes). */
+async function ageLinks() {
+  await ctx.database.db
+    .update(emailVerifications)
+    .set({ expiresAt: new Date(Date.now() + 24 * 3_600_000 - 10 * 60_000) });
+}
+
+describe('POST /api/auth/resend-verification', () => {
+  it('gives the same answer for an unverified, a verified and an unknown e-mail; mails only the unverified', async () => {
+    await register(validBody);
+    const verified = await createUser(ctx, { email: 'done@example.com' });
+    await ageLinks();
+    const mailsBefore = readMailbox(ctx).length;
+    const answers = [
+      await resend('ASHA.RAO@example.com'),
+      await resend(verified.email),
+      await resend('nobody@example.com'),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({ success: true, message: AUTH_MESSAGES.verificationResent });
+    }
+    const mails = readMailbox(ctx).slice(mailsBefore);
+    expect(mails.map((mail) => mail.to)).toEqual(['asha.rao@example.com']);
+    // The new link verifies the account.
+    const fresh = verificationTokenIn(lastMailTo(ctx, 'asha.rao@example.com'));
+    expect((await verify(fresh)).json()).toMatchObject({ already_verified: false });
+    expect((await login(validBody.email, TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('sends at most one link every few minutes, however often it is asked', async () => {
+    await register(validBody);
+    const before = readMailbox(ctx).length;
+    for (let i = 0; i < 3; i += 1) expect((await resend(validBody.email)).statusCode).toBe(200);
+    expect(readMailbox(ctx).length).toBe(before); // the registration mail is recent
+  });
+
+  it.each([
+    ['no e-mail', undefined, AUTH_MESSAGES.emailRequired],
+    ['a malformed e-mail', 'nope', AUTH_MESSAGES.emailInvalid],
+  ])('refuses %s with 400', async (_label, email, message) => {
+    const response = await resend(email);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toBe(message);
+  });
+
+  it('is limited per address and e-mail (429), while another e-mail from the address still works', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_OTP_PER_MINUTE: '2' });
+    try {
+      const call = (email: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/resend-verification',
+          payload: { email },
+          remoteAddress: '203.0.113.9',
+        });
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await call('someone@example.com')).statusCode);
+      expect(statuses).toEqual([200, 200, 429]);
+      const refused = await call('someone@example.com');
+      expect(refused.json()).toEqual({ message: AUTH_MESSAGES.tooManyRequests });
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect((await call('someone-else@example.com')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
@@ -251,6 +384,7 @@ describe('OpenAPI', () => {
       [
         '/api/auth/register',
         '/api/auth/verify-email',
+        '/api/auth/resend-verification',
         '/api/auth/login',
         '/api/auth/forgot-password',
         '/api/auth/verify-otp',
@@ -261,7 +395,14 @@ describe('OpenAPI', () => {
         '/api/auth/validate-address',
         '/api/auth/update-profile',
         '/api/auth/user-info',
+        '/api/auth/logout',
+        '/api/auth/logout-all',
+        '/api/auth/sessions',
+        '/api/auth/sessions/{id}',
         '/api/auth/{id}',
+        '/api/auth/invite/{token}',
+        '/api/auth/invite-register',
+        '/api/auth/onboarding',
       ].sort(),
     );
     for (const path of authPaths) {

@@ -9,6 +9,7 @@ import {
   PROFILE_PHOTO_MAX_BYTES,
   type Profile,
 } from '../../src/domain/auth';
+import { TEXT_MESSAGES } from '../../src/domain/text';
 import { caregivers, patients, users } from '../../src/server/db/schema';
 import {
   bearer,
@@ -21,11 +22,13 @@ import {
   type TestUser,
 } from './helpers';
 import { TINY_PNG } from '../fixtures/images';
+import { VALIDATE_ADDRESS_PER_MINUTE } from '../../src/server/routes/auth-rate-limit';
 
 let ctx: TestContext;
 let user: TestUser;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // A sign-up per test from one address: the limits have their own tests (auth-rate-limit.test.ts).
+  ctx = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', RATE_LIMIT_OTP_PER_MINUTE: '1000' });
 });
 afterAll(async () => ctx.close());
 beforeEach(async () => {
@@ -184,6 +187,41 @@ describe('PUT /api/auth/update-profile', () => {
       zip_code: '10001',
       phone: null,
     });
+  });
+
+  it.each([
+    ['name', 'Maya\u0000Patel'],
+    ['address', '1 Main St\u0000'],
+    ['city', '\u001B[31mNew York'],
+    ['state', 'N\u007FY'],
+  ])('refuses a control character in %s (%j) with 400 and its message, never 500', async (field, value) => {
+    const message = TEXT_MESSAGES.controlCharacters;
+    const response = await updateProfile({ ...complete, [field]: value });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [{ msg: message, path: field }] });
+    expect((await getProfile()).profile).toMatchObject({ name: 'Maya Patel', address: null });
+  });
+
+  it('refuses a lone surrogate in a form field (sent as UTF-16) with 400 and its message, never 500', async () => {
+    // A UTF-8 body cannot carry a lone surrogate (it decodes to U+FFFD), but a part may declare UTF-16.
+    const boundary = 'kincare-surrogate';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="city"\r\n` +
+          'Content-Type: text/plain; charset=utf-16le\r\n\r\n',
+      ),
+      Buffer.from('Paris\uD800', 'utf16le'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const response = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/auth/update-profile',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(user.token) },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    const message = TEXT_MESSAGES.brokenCharacters;
+    expect(response.json()).toEqual({ message, errors: [{ msg: message, path: 'city' }] });
   });
 
   it('lists every bad field at once', async () => {
@@ -379,6 +417,29 @@ describe('POST /api/auth/validate-address', () => {
     const response = await validate({ ...address, [field]: value });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message, errors: [{ msg: message, path: field }] });
+  });
+
+  it.each([
+    ['address', '350 5th Ave\u0000', TEXT_MESSAGES.controlCharacters],
+    ['address', '350 5th Ave\uD800', TEXT_MESSAGES.brokenCharacters],
+    ['city', 'New\u0000York', TEXT_MESSAGES.controlCharacters],
+    ['city', '\uDC00New York', TEXT_MESSAGES.brokenCharacters],
+    ['state', 'N\u0000Y', TEXT_MESSAGES.controlCharacters],
+    ['state', 'NY\uD800', TEXT_MESSAGES.brokenCharacters],
+  ])('refuses %s %j with 400 and its message, never 500', async (field, value, message) => {
+    const response = await validate({ ...address, [field]: value });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [{ msg: message, path: field }] });
+  });
+
+  it('is limited per person', async () => {
+    const other = await createUser(ctx);
+    const statuses: number[] = [];
+    for (let i = 0; i <= VALIDATE_ADDRESS_PER_MINUTE; i += 1)
+      statuses.push((await validate(address)).statusCode);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await validate(address, other.token)).statusCode).toBe(200);
   });
 
   it('needs a token', async () => {

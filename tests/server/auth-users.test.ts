@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../src/domain/auth';
-import { careLinks, caregivers, patients } from '../../src/server/db/schema';
+import { careLinks, caregivers, patients, users } from '../../src/server/db/schema';
 import { bearer, createUser, resetDatabase, startTestApp, type TestContext, type TestUser } from './helpers';
 
 let ctx: TestContext;
 let patient: TestUser;
 let caregiver: TestUser;
 beforeAll(async () => {
-  ctx = await startTestApp();
+  // Two sign-ups per test from one address: the limits have their own tests (auth-rate-limit.test.ts).
+  ctx = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '1000', RATE_LIMIT_OTP_PER_MINUTE: '1000' });
 });
 afterAll(async () => ctx.close());
 beforeEach(async () => {
@@ -41,28 +42,31 @@ async function link() {
 }
 
 describe('GET /api/auth/user-info', () => {
-  it('finds a user by e-mail, whatever its case', async () => {
-    const { patientId } = await roleIds();
+  it('tells a patient the id, name and role of the account with the e-mail, whatever its case, and nothing else', async () => {
+    // Details the person filled in must not reach whoever knows their e-mail.
+    await ctx.database.db
+      .update(users)
+      .set({ phone: '+1 212 555 0199', address: '1 Main St', city: 'New York', birthDate: '1980-02-29' })
+      .where(eq(users.id, caregiver.userId));
     const response = await get(
-      `/api/auth/user-info?email=${encodeURIComponent(patient.email.toUpperCase())}`,
-      caregiver.token,
+      `/api/auth/user-info?email=${encodeURIComponent(caregiver.email.toUpperCase())}`,
+      patient.token,
     );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      data: {
-        id: patient.userId,
-        name: 'Pat Patient',
-        email: patient.email,
-        role: 'Patient',
-        patient_id: patientId,
-        caregiver_id: null,
-      },
+      data: { id: caregiver.userId, name: 'Cara Giver', role: 'Caregiver' },
     });
   });
 
+  it('answers 403 to anyone but a patient', async () => {
+    const response = await get(`/api/auth/user-info?email=${patient.email}`, caregiver.token);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ message: 'Only patients can look people up to invite them.' });
+  });
+
   it('answers 404 when nobody has the e-mail', async () => {
-    const response = await get('/api/auth/user-info?email=nobody@example.com', caregiver.token);
+    const response = await get('/api/auth/user-info?email=nobody@example.com', patient.token);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ message: 'No user found with this email.' });
   });
@@ -71,8 +75,10 @@ describe('GET /api/auth/user-info', () => {
     ['', AUTH_MESSAGES.emailRequired],
     ['?email=', AUTH_MESSAGES.emailRequired],
     ['?email=not-an-email', AUTH_MESSAGES.emailInvalid],
+    ['?email=a%00b@example.com', AUTH_MESSAGES.emailInvalid],
+    ['?email=a%ED%A0%80b@example.com', AUTH_MESSAGES.emailInvalid],
   ])('refuses a bad email query (%j) with 400', async (query, message) => {
-    const response = await get(`/api/auth/user-info${query}`, caregiver.token);
+    const response = await get(`/api/auth/user-info${query}`, patient.token);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message, errors: [{ msg: message, path: 'email' }] });
   });
@@ -119,11 +125,14 @@ describe('GET /api/auth/:id', () => {
     });
   });
 
-  it('does not capture /profile or /user-info', async () => {
+  it('does not capture /profile, /user-info or /sessions', async () => {
     expect((await get('/api/auth/profile', patient.token)).json()).toMatchObject({
       data: { id: patient.userId },
     });
     expect((await get(`/api/auth/user-info?email=${patient.email}`, patient.token)).statusCode).toBe(200);
+    expect((await get('/api/auth/sessions', patient.token)).json()).toMatchObject({
+      data: [{ current: true }],
+    });
   });
 
   it('needs a token', async () => {

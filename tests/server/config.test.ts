@@ -46,7 +46,51 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       bodyLimitBytes: 1024 * 1024,
       uploadLimitBytes: 10 * 1024 * 1024,
-      rateLimits: { loginPerMinute: 10, otpPerMinute: 5 },
+      rateLimits: { loginPerMinute: 10, otpPerMinute: 5, uploadsPerMinute: 30 },
+      trustProxy: false,
+      redisUrl: undefined,
+      redisKeyPrefix: 'kincare:',
+      uploads: {
+        dailyFiles: 100,
+        dailyBytes: 200 * 1024 * 1024,
+        totalBytes: 2 * 1024 * 1024 * 1024,
+        maxPixels: 50_000_000,
+      },
+    });
+  });
+
+  it('reads TRUST_PROXY as off, on, a hop count or a list of proxy addresses and ranges', () => {
+    const trust = (value: string) =>
+      loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, TRUST_PROXY: value }).trustProxy;
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 192.168.0.0/16,::1,fd00::/8,loopback')).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('reads the Redis and upload quota settings', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: SECRET,
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      REDIS_KEY_PREFIX: 'clinic-a:',
+      UPLOAD_DAILY_FILES: '5',
+      UPLOAD_DAILY_BYTES: '1048576',
+      UPLOAD_TOTAL_BYTES: '10485760',
+      UPLOAD_MAX_PIXELS: '1000000',
+      RATE_LIMIT_UPLOADS_PER_MINUTE: '3',
+    });
+    expect(config).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      redisKeyPrefix: 'clinic-a:',
+      uploads: { dailyFiles: 5, dailyBytes: 1048576, totalBytes: 10485760, maxPixels: 1_000_000 },
+      rateLimits: { uploadsPerMinute: 3 },
     });
   });
 
@@ -119,6 +163,14 @@ describe('loadConfig defaults', () => {
       UPLOAD_LIMIT_BYTES: '',
       RATE_LIMIT_LOGIN_PER_MINUTE: '',
       RATE_LIMIT_OTP_PER_MINUTE: '',
+      RATE_LIMIT_UPLOADS_PER_MINUTE: '',
+      TRUST_PROXY: '',
+      REDIS_URL: '',
+      REDIS_KEY_PREFIX: '',
+      UPLOAD_DAILY_FILES: '',
+      UPLOAD_DAILY_BYTES: '',
+      UPLOAD_TOTAL_BYTES: '',
+      UPLOAD_MAX_PIXELS: '',
     };
     const fromBlank = loadConfig({ DATA_DIR: dataDir, ...blank });
     const fromNothing = loadConfig({ DATA_DIR: dataDir });
@@ -144,6 +196,15 @@ describe('loadConfig refuses a bad variable with a ConfigError naming it', () =>
     ['TOKEN_TTL_HOURS', '0', /must be at least 1$/],
     ['BODY_LIMIT_BYTES', '1', /must be at least 1024$/],
     ['PUBLIC_URL', 'not a url', /Invalid URL/],
+    ['TRUST_PROXY', 'yes', /must be true, false, a hop count/],
+    ['TRUST_PROXY', '0', /must be true, false, a hop count/],
+    ['TRUST_PROXY', '10.0.0.1,proxy.example', /comma list of addresses and CIDRs/],
+    ['TRUST_PROXY', '10.0.0.0/33', /comma list of addresses and CIDRs/],
+    ['REDIS_URL', 'http://127.0.0.1:6379', /must start with redis:\/\/ or rediss:\/\//],
+    ['REDIS_KEY_PREFIX', 'has space', /letters, digits/],
+    ['UPLOAD_DAILY_FILES', '0', /must be at least 1$/],
+    ['UPLOAD_TOTAL_BYTES', '10', /must be at least 1024$/],
+    ['UPLOAD_MAX_PIXELS', 'many', /must be a whole number/],
   ];
 
   it.each(cases)('%s=%s', (name, value, says) => {

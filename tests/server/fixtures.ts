@@ -1,4 +1,7 @@
 import type { InjectOptions } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import type { Role } from '../../src/domain/roles';
+import { careLinks } from '../../src/server/db/schema';
 import { insertCareLink, insertPerson, type Person } from '../fixtures/people';
 import type { TestContext } from './helpers';
 
@@ -6,23 +9,36 @@ export type { Person };
 
 export function makePerson(
   ctx: TestContext,
-  role: 'Patient' | 'Caregiver',
+  role: Role,
   name: string = role,
+  options: { acceptedBetaPolicy?: boolean } = {},
 ): Promise<Person> {
-  return insertPerson(ctx.database.db, ctx.app, role, name);
+  return insertPerson(ctx.database.db, ctx.app, role, name, options);
 }
 
-export function link(
+/** Grants a caregiver these permissions on a patient's records; answers the link's id (a permission_id). */
+export async function link(
   ctx: TestContext,
   patient: Person,
   caregiver: Person,
   permissions: string[],
-): Promise<void> {
-  return insertCareLink(ctx.database.db, patient, caregiver, permissions);
+): Promise<string> {
+  await insertCareLink(ctx.database.db, patient, caregiver, permissions);
+  const [row] = await ctx.database.db
+    .select({ id: careLinks.id })
+    .from(careLinks)
+    .where(
+      and(
+        eq(careLinks.patientId, patient.patientId ?? ''),
+        eq(careLinks.caregiverId, caregiver.caregiverId ?? ''),
+      ),
+    );
+  if (!row) throw new Error('no link');
+  return row.id;
 }
 
 /** inject() as this person. */
-export function as(ctx: TestContext, person: Person, options: InjectOptions) {
+export function as(ctx: TestContext, person: Pick<Person, 'token'>, options: InjectOptions) {
   return ctx.app.inject({
     ...options,
     headers: { ...options.headers, authorization: `Bearer ${person.token}` },

@@ -1,8 +1,18 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/server/config';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/server/db/client';
 import { buildApp } from '../../src/server/app';
@@ -11,40 +21,102 @@ import { mailDirFor } from '../../src/server/plugins/mail';
 // The real app on a real database: PGlite in memory by default, the Postgres of DATABASE_URL when the
 // suite runs with TEST_DATABASE=postgres. One database per test file (PGlite takes seconds to start);
 // resetDatabase() empties every table between tests.
+//
+// Logs are silent unless asked for: `captureLogs` keeps every line the app writes (at 'trace' unless the
+// env gives LOG_LEVEL) for the test to read with ctx.logs(); with KINCARE_TEST_LOG_DIR set, every test
+// app writes its log to a file there, so tests/server/scan-logs.mjs can look through a whole run.
 
 export type TestContext = {
   app: FastifyInstance;
   config: Config;
   database: DatabaseHandle;
   dataDir: string;
+  /** Every log line the app wrote so far (empty unless started with captureLogs). */
+  logs: () => string;
   close: () => Promise<void>;
 };
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+export type TestAppOptions = {
+  /** Keep the app's log lines for ctx.logs(). */
+  captureLogs?: boolean;
+  /** Serve a built PWA from here (default: none, API only). */
+  distDir?: string;
+  /** A second server on the same database as this one (as behind a load balancer); closing it leaves the database open. */
+  sharesDatabaseWith?: TestContext;
+};
+
+let logFileCounter = 0;
+
+/** The file this app's log goes to when KINCARE_TEST_LOG_DIR is set, named after the test file. */
+function logFileFor(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  logFileCounter += 1;
+  let testFile = 'app';
+  try {
+    testFile = basename(expect.getState().testPath ?? 'app').replace(/[^A-Za-z0-9._-]/g, '_');
+  } catch {
+    // Outside a test's context: the generic name will do.
+  }
+  return join(dir, `${testFile}-${process.pid}-${logFileCounter}.log`);
+}
+
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kincare-test-'));
   const usePostgres = process.env.TEST_DATABASE === 'postgres';
   if (usePostgres && !process.env.DATABASE_URL) throw new Error('TEST_DATABASE=postgres needs DATABASE_URL');
+  const logDir = process.env.KINCARE_TEST_LOG_DIR;
+  const logFile = logDir ? logFileFor(logDir) : undefined;
+  const writesLogs = options.captureLogs === true || logFile !== undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: writesLogs ? 'trace' : 'silent',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     ...(usePostgres ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...env,
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://' });
-  const app = await buildApp({ config, db: database.db, distDir: join(dataDir, 'no-dist') });
+  const captured: string[] = [];
+  const logStream = writesLogs
+    ? new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          const text = chunk.toString();
+          if (options.captureLogs) captured.push(text);
+          if (logFile) appendFileSync(logFile, text);
+          done();
+        },
+      })
+    : undefined;
+  const shared = options.sharesDatabaseWith?.database;
+  const database =
+    shared ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://' }));
+  const app = await buildApp({
+    config,
+    db: database.db,
+    distDir: options.distDir ?? join(dataDir, 'no-dist'),
+    ...(logStream ? { logStream } : {}),
+  });
   await app.ready();
   return {
     app,
     config,
     database,
     dataDir,
+    logs: () => captured.join(''),
     close: async () => {
       await app.close();
-      await database.close();
+      if (!shared) await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A folder holding a minimal built PWA (index.html), for tests of what the server does beside the API. */
+export function fakePwaDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kincare-pwa-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Kincare</title><div id="root"></div>');
+  return dir;
 }
 
 /** Empties every table of ours (not the migrations journal), so each test starts from nothing. */
@@ -110,7 +182,14 @@ let userCounter = 0;
 /** Registers through the API, follows the mailed link and signs in: a verified user with a token. */
 export async function createUser(
   ctx: TestContext,
-  overrides: { name?: string; email?: string; role?: 'Patient' | 'Caregiver'; zip_code?: string } = {},
+  overrides: {
+    name?: string;
+    email?: string;
+    role?: 'Patient' | 'Caregiver';
+    zip_code?: string;
+    /** Accept the beta policy after signing in, as the app asks first: without it every write is refused. */
+    acceptBetaPolicy?: boolean;
+  } = {},
 ): Promise<TestUser> {
   userCounter += 1;
   const body = {
@@ -136,6 +215,7 @@ export async function createUser(
   });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   const answer = login.json<{ accessToken: string; userId: string; role: string }>();
+  if (overrides.acceptBetaPolicy) await acceptBetaPolicy(ctx, answer.accessToken);
   return {
     userId: answer.userId,
     email: body.email.toLowerCase(),
@@ -143,6 +223,17 @@ export async function createUser(
     token: answer.accessToken,
     role: answer.role,
   };
+}
+
+/** Accepts the beta policy for the person of `token` (the four acknowledgements of POST /api/auth/beta-policy). */
+export async function acceptBetaPolicy(ctx: TestContext, token: string): Promise<void> {
+  const accepted = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/beta-policy',
+    headers: bearer(token),
+    payload: { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
+  });
+  if (accepted.statusCode !== 200) throw new Error(`beta-policy failed: ${accepted.body}`);
 }
 
 export function bearer(token: string): { authorization: string } {

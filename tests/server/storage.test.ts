@@ -60,7 +60,7 @@ describe('app.storage', () => {
 });
 
 describe('GET /api/files/*', () => {
-  it('serves a file through its signed link, privately cached and never sniffed', async () => {
+  it('serves an image through its signed link, inline in a sandbox, never cached or sniffed', async () => {
     const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
     const url = ctx.app.storage.signedUrl(key);
     expect(url).toMatch(new RegExp(`^/api/files/${key}\\?expires=\\d+&signature=[A-Za-z0-9_-]+$`));
@@ -71,15 +71,29 @@ describe('GET /api/files/*', () => {
     const response = await fetchLink(url);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
-    expect(response.headers['cache-control']).toBe('private, max-age=300');
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-disposition']).toBe('inline');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(response.rawPayload.equals(TINY_PNG)).toBe(true);
   });
 
-  it('serves a PDF as a PDF', async () => {
+  it('serves a PDF as a PDF, as a download in a sandbox', async () => {
     const { key } = await ctx.app.storage.put('lab', PDF, 'application/pdf');
     const response = await fetchLink(ctx.app.storage.signedUrl(key, 60));
     expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="kincare-lab.pdf"');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(response.rawPayload.equals(PDF)).toBe(true);
+  });
+
+  it('lists the stored files of a kind with when they were written', async () => {
+    const { key } = await ctx.app.storage.put('appointment', PDF, 'application/pdf');
+    const listed = await ctx.app.storage.list('appointment');
+    const entry = listed.find((file) => file.key === key);
+    expect(entry?.modifiedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    await ctx.app.storage.remove(key);
+    expect((await ctx.app.storage.list('appointment')).map((file) => file.key)).not.toContain(key);
   });
 
   it('refuses a link whose signature, key or expiry was changed', async () => {

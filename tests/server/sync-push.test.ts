@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
+import { TEXT_MESSAGES } from '../../src/domain/text';
 import { PUSH_BATCH_MAX, type PushChange, type PushResult } from '../../src/domain/sync';
 import { queryRows } from '../../src/server/db/client';
 import { careLinks } from '../../src/server/db/schema';
@@ -295,6 +296,45 @@ describe('POST /api/sync/push', () => {
     );
   });
 
+  it('refuses an item with control or broken characters in a text field (400) and applies the rest', async () => {
+    const created = createItem(patient.patientId);
+    const changes = [
+      created,
+      createItem(patient.patientId, { notes: 'Blood test\u0000' }),
+      createItem(patient.patientId, { appointment_title: 'Cardio \uD800' }),
+      updateItem(created.id, { location: '\uDC00 Room 4' }),
+      updateItem(created.id, { notes: 'x\u001B[31m' }),
+      createItem(patient.patientId, { location: 'Room\u0007' }),
+    ];
+    const results = await pushOk(patient, changes);
+    const broken = (path: string) => ({
+      message: TEXT_MESSAGES.brokenCharacters,
+      errors: [{ msg: TEXT_MESSAGES.brokenCharacters, path }],
+    });
+    const control = (path: string) => ({
+      message: TEXT_MESSAGES.controlCharacters,
+      errors: [{ msg: TEXT_MESSAGES.controlCharacters, path }],
+    });
+    expect(results.map((result) => [result.status, result.status === 201 ? null : result.body])).toEqual([
+      [201, null],
+      [400, control('notes')],
+      [400, broken('appointment_title')],
+      [400, broken('location')],
+      [400, control('notes')],
+      [400, control('location')],
+    ]);
+    // Each answered as its REST call.
+    const rest = await as(ctx, patient, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: { id: changes[1]?.id, ...changes[1]?.payload },
+    });
+    expect([rest.statusCode, rest.json()]).toEqual([400, results[1]?.body]);
+    const stored = await storedRecords();
+    expect(stored.map((row) => [row.id, row.data.notes, row.data.location])).toEqual([[created.id, '', '']]);
+    expect(await storedKeys()).toEqual([created.idempotency_key]);
+  });
+
   it("hides another patient's records (404) and refuses creating for them (403), like REST", async () => {
     const other = await makePerson(ctx, 'Patient');
     const theirs = createItem(other.patientId);
@@ -335,7 +375,7 @@ describe('POST /api/sync/push', () => {
         payload: { appointment_title: 'Visit', appointment_date: '2026-12-01T09:30:00Z' },
       },
     ]);
-    expect(refused.map((result) => result.status)).toEqual([403, 404, 404, 400]);
+    expect(refused.map((result) => result.status)).toEqual([403, 403, 403, 400]);
     const restWithoutPatient = await as(ctx, caregiver, {
       method: 'POST',
       url: '/api/appointments',
@@ -352,7 +392,7 @@ describe('POST /api/sync/push', () => {
       updateItem(existing.id, { notes: 'by the caregiver' }),
       removal,
     ]);
-    expect(applied.map((result) => result.status)).toEqual([201, 200, 404]);
+    expect(applied.map((result) => result.status)).toEqual([201, 200, 403]);
     expect(applied[0]?.body).toMatchObject({ data: { caregiver_id: granted.caregiverId } });
     expect(applied[1]?.body).toMatchObject({ data: { notes: 'by the caregiver' } });
     await ctx.database.db
@@ -361,7 +401,7 @@ describe('POST /api/sync/push', () => {
       .where(eq(careLinks.caregiverId, granted.caregiverId ?? ''));
     // The refusal was final for the device: a late copy of the same item gets it again, and is not applied
     // now that the permission exists; the person deciding again sends a new change.
-    expect((await pushOk(granted, [removal]))[0]?.status).toBe(404);
+    expect((await pushOk(granted, [removal]))[0]?.status).toBe(403);
     expect((await pushOk(granted, [deleteItem(booked.id)]))[0]?.status).toBe(200);
   });
 

@@ -61,6 +61,14 @@ export async function registerThroughApi(
   await call(server, 'POST', '/auth/register', { name, email, password, role, zip_code: '10001' });
   await call(server, 'POST', '/auth/verify-email', { token: verificationTokenFor(server, email) });
   const token = await signIn(server, { email, password });
+  // As the app asks on the first sign-in: without it the server refuses every write.
+  await call(
+    server,
+    'POST',
+    '/auth/beta-policy',
+    { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
+    token,
+  );
   const profile = (await call(server, 'GET', '/auth/profile', undefined, token)).data as Json;
   return {
     email,
@@ -83,11 +91,13 @@ export async function signIn(server: ServerProcess, account: { email: string; pa
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
-/** A token of this user that expired an hour ago (HS256, the claims the server issues: sub and tv). */
+/** A token of this user that expired an hour ago (HS256, with the claims the server issues: sub, sid, iat, exp). */
 export function expiredToken(userId: string, secret = TEST_JWT_SECRET): string {
   const now = Math.floor(Date.now() / 1000);
   const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const payload = base64url(JSON.stringify({ sub: userId, tv: 0, iat: now - 7200, exp: now - 3600 }));
+  const payload = base64url(
+    JSON.stringify({ sub: userId, sid: randomUUID(), iat: now - 7200, exp: now - 3600 }),
+  );
   const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
   return `${header}.${payload}.${signature}`;
 }

@@ -139,16 +139,18 @@ export class ChaosNetwork {
   }
 
   /**
-   * The sync has ended. Answers the records its pull was told are deleted, when that pull reached its last
-   * page (then every page it was given has been applied, and none of those records may show any more).
+   * The sync has ended. Answers the records its pulls were told are deleted, from the pages the device
+   * has certainly applied: a page is applied before the device goes on past it, so every page it was
+   * given counts, except the last one of a pull that did not reach its end (the device may have stopped
+   * before applying it). None of those records may show on the device any more.
    */
   endSync(): string[] {
     this.stats.maxPullsPerSync = Math.max(this.stats.maxPullsPerSync, this.pullsThisSync);
     this.pullLimit = Number.POSITIVE_INFINITY;
     const pages = this.pagesThisSync;
     this.pagesThisSync = [];
-    if (pages.at(-1)?.more !== false) return [];
-    return pages.flatMap((page) =>
+    const applied = pages.at(-1)?.more === false ? pages : pages.slice(0, -1);
+    return applied.flatMap((page) =>
       page.changes.filter((change) => change.deleted).map((change) => change.id),
     );
   }

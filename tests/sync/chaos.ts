@@ -1,3 +1,4 @@
+import { seeded } from './seeded';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -25,12 +26,14 @@ import { ServerProcess } from './server-process';
 // every device syncs on a clean network until nothing moves, and the oracle (chaos-oracle.ts) compares what
 // was acknowledged with the server and every replica with the server.
 //
-// A seed decides every choice: the same seed makes the same choices in the same order (devices act one at
-// a time; where two sync at once, that is a seeded choice too). Timing is what a seed does not fix: where
-// exactly a SIGKILL lands (before or after a commit), how the requests of two overlapping syncs interleave
-// at the server, and so which versions records get. What a device does with a record is chosen among the
-// records it holds at that moment, ordered by when they were created (never by their random ids), so two
-// runs of one seed stay on the same course unless such timing changed what a device holds.
+// A seed decides every choice: each action draws a fixed number of values from one seeded generator, and
+// each device's network a fixed number per request from its own. Devices act one at a time; where two sync
+// at once (and in the kill windows, where all do), that is a seeded choice too. What a seed does not fix is
+// timing: where exactly a SIGKILL lands (before or after a commit), how the requests of overlapping syncs
+// interleave at the server, and so which versions records get, which answers are merges, and, when that
+// changes how many requests a device makes, which of its later requests meet which fault. Choices about
+// records are made among the records a device holds, ordered by when they were created (never by their
+// random ids), so a replay follows the same course until timing changes what a device holds.
 
 export type ChaosOptions = {
   seed: number;
@@ -121,18 +124,6 @@ const HOSTILE: FaultRates = {
 };
 const DRAWS_PER_STEP = 8;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-
-/** A small seeded generator (mulberry32) so a failing run can be replayed with its seed. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type ChaosDevice = {
   name: string;
@@ -293,7 +284,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           return server.kill();
         };
         const trigger = () => {
-          if (++forwarded === target) killing = sleep(Math.floor(delay * 30)).then(kill);
+          if (++forwarded === target) killing = sleep(Math.floor(delay * 10)).then(kill);
         };
         for (const device of devices) device.network.onForward = trigger;
         await Promise.all(devices.map((device) => sync(device, step, true)));
@@ -304,16 +295,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
       // Purges and access changes stay out of the last window, so the run ends with a stretch of plain
       // syncing in which a skipped tombstone or a missed change is not healed by a reset.
-      // The second window always purges and the third always takes some access away, so every run has both.
+      // One early window always purges and a later one always takes some access away (the second and the
+      // third when there are enough windows), so every run has both.
       const late = index === kills - 1 && kills > 1;
-      const purging = (options.purges ?? true) && !late && (index === 1 || purge < 0.6);
+      const purgeAt = Math.min(1, kills - 2);
+      const withdrawAt = Math.min(2, kills - 2);
+      const purging = (options.purges ?? true) && !late && (index === purgeAt || purge < 0.6);
       const withdrawn = ACCESS_STATES.filter((state) => state.length < ALL_PERMISSIONS.length);
       const nextAccess =
         index === 0
           ? ALL_PERMISSIONS
           : !(options.scopeChanges ?? true) || late
             ? undefined
-            : index === 2
+            : index === withdrawAt
               ? withdrawn[Math.floor(which * withdrawn.length)]
               : access < 0.6
                 ? ACCESS_STATES[Math.floor(which * ACCESS_STATES.length)]

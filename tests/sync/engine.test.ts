@@ -4,6 +4,7 @@ import { discardFailed, enqueue } from '../../src/local/outbox';
 import { pull, PullError } from '../../src/local/sync-pull';
 import { syncOnce } from '../../src/local/sync-engine';
 import type { Transport } from '../../src/local/sync-transport';
+import type { Profile } from '../../src/domain/auth';
 import { push, backoffMs } from '../../src/local/sync-push';
 import { purgeTombstones } from '../../src/server/services/records';
 import { careLinks, records, uploads } from '../../src/server/db/schema';
@@ -37,6 +38,30 @@ const visit = (account: Account, title = 'Dentist') => ({
   location: '',
   notes: '',
   status: 'scheduled' as const,
+});
+
+/** The profile the app stores at sign-in (only the role matters to the sync engine). */
+const profileOf = (account: Account, role: 'Patient' | 'Caregiver'): Profile => ({
+  id: account.userId,
+  name: role,
+  role,
+  email: `${account.userId}@example.com`,
+  zip_code: '10001',
+  patient_id: account.patientId,
+  caregiver_id: account.caregiverId,
+  stripe_customer_id: null,
+  email_verified: true,
+  birth_date: null,
+  age: null,
+  gender: null,
+  race: null,
+  ethnicity: null,
+  phone: null,
+  address: null,
+  city: null,
+  state: null,
+  photo_url: null,
+  beta_policy_accepted_at: null,
 });
 
 async function serverRows(account: Account) {
@@ -150,6 +175,23 @@ describe('sync engine against the real server', () => {
     carer.close();
   });
 
+  it("takes a record a caregiver may add but not read off the caregiver's device once the server has it", async () => {
+    const caregiver = await makeAccount(server, 'Caregiver');
+    await linkCaregiver(server, patient, caregiver, ['AddAppointment']);
+    const carer = await makeDevice(server, caregiver, 'carer-add-only');
+    const id = await addAppointment(carer.db, {
+      ...visit(patient, 'Physio'),
+      caregiver_id: caregiver.caregiverId,
+    });
+    const result = await carer.sync();
+    expect(result.push.rejected).toEqual([]);
+    expect(await carer.db.outbox.count()).toBe(0);
+    // The answer was a receipt (id and version): no empty row may stand in for the record on the device.
+    expect(await carer.db.appointments.get(id)).toBeUndefined();
+    expect((await serverRows(patient)).find((row) => row.id === id)?.data.appointment_title).toBe('Physio');
+    carer.close();
+  });
+
   it('rolls an edit back to the server copy when the record was deleted elsewhere (the delete wins)', async () => {
     const phone = await makeDevice(server, patient, 'phone6');
     const laptop = await makeDevice(server, patient, 'laptop6');
@@ -238,6 +280,77 @@ describe('sync engine: resets, access changes, server failures', () => {
     await server.database().db.delete(careLinks);
     await carer.sync();
     expect(await carer.db.appointments.count()).toBe(0);
+    carer.close();
+    phone.close();
+  });
+
+  it('refuses, whole, the changes a caregiver queued offline once the permission is withdrawn before they are sent', async () => {
+    const caregiver = await makeAccount(server, 'Caregiver');
+    await linkCaregiver(server, patient, caregiver, ['ReadAppointment', 'AddAppointment', 'EditAppointment']);
+    const phone = await makeDevice(server, patient, 'patient-withdrawn');
+    const bookedId = await addAppointment(phone.db, visit(patient, 'Physio'));
+    await phone.sync();
+    const carer = await makeDevice(server, caregiver, 'carer-withdrawn');
+    await carer.sync();
+    carer.network.online = false;
+    await addAppointment(carer.db, {
+      ...visit(patient, 'Added offline'),
+      caregiver_id: caregiver.caregiverId,
+    });
+    await editAppointment(carer.db, bookedId, { appointment_title: 'Edited offline', location: 'Room 4' });
+    // Meanwhile the patient takes back everything but reading.
+    await server
+      .database()
+      .db.update(careLinks)
+      .set({ permissions: ['ReadAppointment'] });
+    carer.network.online = true;
+    const result = await carer.sync();
+    expect(result.push.rejected.map((refusal) => refusal.message)).toEqual([
+      'You do not have permission to do this for this patient.',
+      'You do not have permission to do this for this patient.',
+    ]);
+    // Nothing of either change reached the server, not even one field of the edit.
+    const rows = await serverRows(patient);
+    expect(rows.map((row) => [row.data.appointment_title, row.data.location])).toEqual([['Physio', '']]);
+    // The device shows the server's copy again.
+    expect((await carer.db.appointments.toArray()).map((row) => row.appointment_title)).toEqual(['Physio']);
+    carer.close();
+    phone.close();
+  });
+
+  it("keeps a caregiver's patient list with their permissions on the device, and empties it when the link ends", async () => {
+    const caregiver = await makeAccount(server, 'Caregiver');
+    const carer = await makeDevice(server, caregiver, 'carer-links');
+    // The app writes the profile at sign-in; the care lists follow the role it names.
+    await carer.db.profile.put(profileOf(caregiver, 'Caregiver'));
+    const phone = await makeDevice(server, patient, 'patient-links');
+    await phone.db.profile.put(profileOf(patient, 'Patient'));
+    await addAppointment(phone.db, visit(patient, 'Neurology'));
+    await phone.sync();
+    await linkCaregiver(server, patient, caregiver, ['ReadAppointment', 'AddAppointment']);
+
+    await carer.sync();
+    const [linked] = await carer.db.associatedPatients.toArray();
+    expect(linked?.patient_id).toBe(patient.patientId);
+    expect(linked?.permissions.sort()).toEqual(['AddAppointment', 'ReadAppointment']);
+    expect(await carer.db.appointments.count()).toBe(1);
+    await phone.sync();
+    expect((await phone.db.careApproved.toArray()).map((row) => row.caregiver_id)).toEqual([
+      caregiver.caregiverId,
+    ]);
+
+    // Offline, the lists stay as they were (a caregiver checks them with no signal).
+    carer.network.online = false;
+    await carer.sync();
+    expect(await carer.db.associatedPatients.count()).toBe(1);
+    carer.network.online = true;
+
+    await server.database().db.delete(careLinks);
+    await carer.sync();
+    expect(await carer.db.associatedPatients.count()).toBe(0);
+    expect(await carer.db.appointments.count()).toBe(0);
+    await phone.sync();
+    expect(await phone.db.careApproved.count()).toBe(0);
     carer.close();
     phone.close();
   });

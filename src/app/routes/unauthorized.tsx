@@ -1,9 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { UnauthorizedPage } from '../features/auth/unauthorized-page';
 
-export const Route = createFileRoute('/unauthorized')({
-  component: () => (
-    <main id="main" className="p-8">
-      <h1 className="text-xl">Unauthorized Access</h1>
-    </main>
-  ),
-});
+export const Route = createFileRoute('/unauthorized')({ component: UnauthorizedPage });

@@ -2,7 +2,6 @@ import { redirect } from '@tanstack/react-router';
 import { requiredPermissionFor } from '../../domain/permissions';
 import type { Role } from '../../domain/roles';
 import { STORAGE_KEYS } from '../../domain/storage-keys';
-import { hasUserDb, userDb } from '../../local/db';
 import { readSession, type Session } from '../../local/session';
 
 // The access rules of SPEC section 2, used by the routes' beforeLoad.
@@ -36,6 +35,8 @@ export async function requireCaregiverPermission(path: string): Promise<void> {
   const permission = requiredPermissionFor(path);
   if (!permission) return;
   const selected = localStorage.getItem(STORAGE_KEYS.selectedPatientId);
+  // Loaded on the way into a caregiver screen, not with the route table: the sign-in page needs none of it.
+  const { hasUserDb, userDb } = await import('../../local/db');
   const link = selected && hasUserDb() ? await userDb().associatedPatients.get(selected) : undefined;
   if (!link?.permissions.includes(permission)) throw redirect({ to: '/unauthorized', replace: true });
 }

@@ -1,40 +1,135 @@
-import { Link } from '@tanstack/react-router';
-import { DateTime } from 'luxon';
-import type { ReactNode } from 'react';
-import { greetingFor } from '../../domain/dates';
+import { useId, useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from '@tanstack/react-router';
+import { greetingFor } from '../../domain/clock';
+import { requiredPermissionFor } from '../../domain/permissions';
 import type { Role } from '../../domain/roles';
+import type { AssociatedPatientEntry } from '../../domain/caregivers';
+import {
+  setSelectedPatientId,
+  useAssociatedPatients,
+  useSelectedPatientId,
+  useSelectionUpkeep,
+} from './use-selected-patient';
 import { useProfile } from './use-session';
 
-// The header (SPEC sections 2 and 9): the greeting with the user's name, slots that later features fill
-// (the weather; the caregiver's 'Select Patient'; the sync status), and the profile button by role.
+// The header (SPEC sections 2 and 9): the greeting with the user's name, the weather slot a later feature
+// fills, the caregiver's 'Select Patient', the sync status and the profile button by role. On a phone (and
+// up to 1024 px, where the sidebar leaves too little room) the first line keeps the greeting, the sync status
+// and the avatar, and 'Select Patient' has its own line below (one tap opens the device's own picker).
 
-type Props = { role: Role; weather?: ReactNode; patientSelector?: ReactNode; syncStatus?: ReactNode };
+type Props = { role: Role; weather?: ReactNode; syncStatus?: ReactNode };
 
-export function Header({ role, weather, patientSelector, syncStatus }: Props) {
+export function Header({ role, weather, syncStatus }: Props) {
   const profile = useProfile();
-  const greeting = greetingFor(DateTime.now().hour);
+  const greeting = greetingFor(new Date().getHours());
   const profilePath = role === 'Caregiver' ? '/caregiver/profile' : '/profile';
+  const patients = useAssociatedPatients();
+  // One place keeps the caregiver's selection true to their links (a removed link, a withdrawn permission).
+  useSelectionUpkeep(role === 'Caregiver' ? patients : undefined);
   return (
-    // `relative`: the sync status details open below the header, right-aligned, whatever the screen width.
-    <header className="relative flex flex-wrap items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 py-3 sm:px-6">
-      <div className="flex items-center gap-4">
-        <p className="text-lg font-semibold text-slate-900" data-testid="greeting">
-          {greeting}
-          {profile ? `, ${profile.name}` : ''}
-        </p>
-        {weather}
+    // `relative`: the sync status details open below the header on larger screens, right-aligned.
+    <header className="relative shrink-0 border-b border-border bg-surface pt-safe-top pr-safe-right pl-safe-left text-text">
+      <div className="flex items-center justify-between gap-2 px-4 py-2 md:gap-4 md:px-6 md:py-3">
+        <div className="flex min-w-0 items-center gap-4">
+          <p className="truncate text-base font-semibold text-text md:text-lg" data-testid="greeting">
+            {greeting}
+            {profile ? (
+              <>
+                {', '}
+                {/* A phone has room for the first name; the full name from 768 px. */}
+                <span className="md:hidden">{profile.name.trim().split(/\s+/)[0]}</span>
+                <span className="hidden md:inline">{profile.name}</span>
+              </>
+            ) : null}
+          </p>
+          {weather ? <div className="hidden md:block">{weather}</div> : null}
+        </div>
+        <div className="flex shrink-0 items-center gap-2 md:gap-4">
+          {role === 'Caregiver' ? (
+            <div className="hidden lg:block">
+              <PatientSelector patients={patients} />
+            </div>
+          ) : null}
+          {syncStatus}
+          <Link
+            to={profilePath}
+            aria-label="Profile"
+            className="inline-flex h-11 w-11 shrink-0 items-center justify-center overflow-hidden rounded-full bg-primary-soft font-semibold text-primary-strong ring-1 ring-border focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+          >
+            <Avatar name={profile?.name} photoUrl={profile?.photo_url ?? null} />
+          </Link>
+        </div>
       </div>
-      <div className="flex flex-wrap items-center gap-4">
-        {role === 'Caregiver' ? patientSelector : null}
-        {syncStatus}
-        <Link
-          to={profilePath}
-          aria-label="Profile"
-          className="flex h-10 w-10 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
-        >
-          {profile?.name.slice(0, 1).toUpperCase() ?? '?'}
-        </Link>
-      </div>
+      {role === 'Caregiver' ? (
+        <div className="px-4 pb-2 md:px-6 lg:hidden">
+          <PatientSelector patients={patients} />
+        </div>
+      ) : null}
     </header>
+  );
+}
+
+/** Up to two initials of a name ('Rosa Diaz' -> 'RD'), or '?' before the profile has loaded. */
+export function initialsOf(name: string | undefined): string {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '?';
+  const first = words[0]?.[0] ?? '';
+  const last = words.length > 1 ? (words.at(-1)?.[0] ?? '') : '';
+  return `${first}${last}`.toUpperCase();
+}
+
+/** The profile photo from the device's copy of the profile, or the initials when there is none (or it fails). */
+function Avatar({ name, photoUrl }: { name: string | undefined; photoUrl: string | null }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (photoUrl && failed !== photoUrl) {
+    return (
+      <img
+        src={photoUrl}
+        alt=""
+        data-testid="avatar-photo"
+        className="h-full w-full object-cover"
+        onError={() => setFailed(photoUrl)}
+      />
+    );
+  }
+  return (
+    // Drawn from the attribute (styles.css) rather than as text: the link's name is 'Profile' (SPEC section
+    // 2), and visible text that is not part of a name confuses people who steer by voice.
+    <span aria-hidden="true" data-testid="avatar-initials" data-initials={initialsOf(name)} />
+  );
+}
+
+/** 'Select Patient' (SPEC section 2): the caregiver's patients by name and e-mail, from the replica. */
+function PatientSelector({ patients }: { patients: readonly AssociatedPatientEntry[] | undefined }) {
+  const id = useId();
+  const selected = useSelectedPatientId();
+  const navigate = useNavigate();
+  const pathname = useLocation({ select: (location) => location.pathname });
+  const choose = (patientId: string) => {
+    setSelectedPatientId(patientId || null);
+    // The screen open now may need a permission the newly chosen patient has not given.
+    const needed = requiredPermissionFor(pathname);
+    const link = patients?.find((patient) => patient.patient_id === patientId);
+    if (needed && !link?.permissions.includes(needed)) void navigate({ to: '/caregiver/dashboard' });
+  };
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="shrink-0 text-small font-medium text-text">
+        Select Patient
+      </label>
+      <select
+        id={id}
+        value={selected ?? ''}
+        onChange={(event) => choose(event.target.value)}
+        className="min-h-11 w-full min-w-0 rounded-control border border-border-strong bg-surface px-3 py-2 text-base text-text focus:outline-none focus-visible:ring-2 focus-visible:ring-focus lg:w-64"
+      >
+        <option value="">{patients && patients.length === 0 ? 'No patients yet' : 'Choose a patient'}</option>
+        {(patients ?? []).map((patient) => (
+          <option key={patient.patient_id} value={patient.patient_id}>
+            {patient.name} ({patient.email})
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

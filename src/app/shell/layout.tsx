@@ -1,22 +1,46 @@
 import { useState } from 'react';
 import { Outlet, useNavigate } from '@tanstack/react-router';
 import type { Role } from '../../domain/roles';
+import { DISPLAY_KEYS } from '../../domain/storage-keys';
 import { signOut } from '../../local/account';
 import { hasUserDb, unsentChangeCount, userDb } from '../../local/db';
 import { Sidebar } from './sidebar';
 import { Header } from './header';
+import { TabBar } from './tab-bar';
+import { MoreSheet, type MoreItem } from './more-sheet';
+import { PATIENT_NAV, caregiverNav, caregiverSubmenu, splitForPhone } from './navigation';
 import { SyncStatus } from './sync-status';
 import { UnsentChangesDialog } from './unsent-changes-dialog';
+import { useCaregiverPermissions } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 
-const NARROW_SCREEN = '(max-width: 767px)';
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(DISPLAY_KEYS.sidebarCollapsed) === 'true';
+  } catch {
+    return false;
+  }
+}
 
-/** The signed-in layout: the role's sidebar, the header, and the page; it keeps the replica in sync. */
+function storeCollapsed(collapsed: boolean) {
+  try {
+    localStorage.setItem(DISPLAY_KEYS.sidebarCollapsed, String(collapsed));
+  } catch {
+    // Storage refused (a private mode): the choice holds until the page is closed.
+  }
+}
+
+/**
+ * The signed-in layout; it keeps the replica in sync. From 768 px: the role's sidebar (its collapsed state
+ * remembered on this device), the header, and the page. Below: the header, the page, and a bottom tab bar
+ * with a More sheet for the rest of the menu.
+ */
 export function AppLayout({ role, userId }: { role: Role; userId: string }) {
-  // On a phone the full sidebar would leave the page a third of the screen: it starts collapsed there.
-  const [collapsed, setCollapsed] = useState(() => window.matchMedia(NARROW_SCREEN).matches);
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const [moreOpen, setMoreOpen] = useState(false);
   const [askingAboutUnsent, setAskingAboutUnsent] = useState(false);
   const navigate = useNavigate();
+  const phone = usePhoneNav(role);
   useReplicaSync(userId);
   const signOutNow = async () => {
     await signOut();
@@ -27,23 +51,47 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
     if (hasUserDb() && (await unsentChangeCount(userDb())) > 0) setAskingAboutUnsent(true);
     else await signOutNow();
   };
+  const toggle = () =>
+    setCollapsed((value) => {
+      storeCollapsed(!value);
+      return !value;
+    });
   return (
-    <div className="flex h-screen">
-      <Sidebar
-        role={role}
-        collapsed={collapsed}
-        onToggle={() => setCollapsed((value) => !value)}
-        onLogout={() => void logout()}
-      />
+    <div className="flex h-dvh bg-canvas text-text">
+      <Sidebar role={role} collapsed={collapsed} onToggle={toggle} onLogout={() => void logout()} />
       <div className="flex min-w-0 flex-1 flex-col">
         <Header role={role} syncStatus={<SyncStatus />} />
-        <main id="main" className="flex-1 overflow-y-auto p-4 sm:p-6">
-          <Outlet />
+        <main
+          id="main"
+          tabIndex={-1}
+          className="min-h-0 flex-1 overflow-x-hidden overflow-y-auto px-4 py-4 pr-[max(1rem,env(safe-area-inset-right))] pl-[max(1rem,env(safe-area-inset-left))] focus:outline-none md:p-6"
+        >
+          <div className="mx-auto w-full max-w-6xl">
+            <Outlet />
+          </div>
         </main>
+        <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} />
       </div>
+      <MoreSheet
+        open={moreOpen}
+        onClose={() => setMoreOpen(false)}
+        items={phone.more}
+        onLogout={() => void logout()}
+      />
       {askingAboutUnsent ? (
         <UnsentChangesDialog onClose={() => setAskingAboutUnsent(false)} onSignOut={signOutNow} />
       ) : null}
     </div>
   );
+}
+
+/** The role's menu split for a phone: the tab bar and, in SPEC order, the More sheet. */
+function usePhoneNav(role: Role) {
+  const held = useCaregiverPermissions();
+  if (role === 'Patient') return splitForPhone(PATIENT_NAV);
+  const { tabs, more } = splitForPhone(caregiverNav(held));
+  const items: MoreItem[] = [...more];
+  // With no permission the spec shows a disabled entry where the submenu would be: after Patients.
+  if (caregiverSubmenu(held).length === 0) items.splice(1, 0, 'no-caregiver-permissions');
+  return { tabs, more: items };
 }

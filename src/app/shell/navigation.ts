@@ -1,37 +1,54 @@
+import type { LucideIcon } from 'lucide-react';
+import {
+  BookOpen,
+  CalendarDays,
+  ClipboardList,
+  CreditCard,
+  FlaskConical,
+  HeartHandshake,
+  House,
+  KeyRound,
+  Pill,
+  Stethoscope,
+  Store,
+  UserRound,
+  UsersRound,
+} from 'lucide-react';
 import { CAREGIVER_PERMISSION_ROUTES, type Permission } from '../../domain/permissions';
 
-// The sidebar entries of SPEC section 2, in its order and with its labels.
+// The sidebar entries of SPEC section 2, in its order and with its labels, and how a phone splits them into
+// the bottom tab bar (four destinations and More) and the More sheet (everything else, in the same order).
 
-export type NavEntry = { to: string; label: string; icon: string };
+export type NavEntry = { to: string; label: string; icon: LucideIcon };
 
 export const PATIENT_NAV: readonly NavEntry[] = [
-  { to: '/dashboard', label: 'Dashboard', icon: '🏠' },
-  { to: '/doctors', label: 'Doctors', icon: '🩺' },
-  { to: '/pharmacies', label: 'Pharmacies', icon: '💊' },
-  { to: '/appointments', label: 'Appointments', icon: '📅' },
-  { to: '/care-giver', label: 'Caregivers', icon: '🤝' },
-  { to: '/prescriptions', label: 'Prescriptions', icon: '📋' },
-  { to: '/lab-report', label: 'Lab Reports', icon: '🧪' },
-  { to: '/medical-history', label: 'Medical History', icon: '📖' },
-  { to: '/permission-request', label: 'Caregiver Permissions Request', icon: '🔐' },
-  { to: '/subscription', label: 'Subscription', icon: '💳' },
-  { to: '/profile', label: 'Profile', icon: '👤' },
+  { to: '/dashboard', label: 'Dashboard', icon: House },
+  { to: '/doctors', label: 'Doctors', icon: Stethoscope },
+  { to: '/pharmacies', label: 'Pharmacies', icon: Store },
+  { to: '/appointments', label: 'Appointments', icon: CalendarDays },
+  { to: '/care-giver', label: 'Caregivers', icon: HeartHandshake },
+  { to: '/prescriptions', label: 'Prescriptions', icon: Pill },
+  { to: '/lab-report', label: 'Lab Reports', icon: FlaskConical },
+  { to: '/medical-history', label: 'Medical History', icon: BookOpen },
+  { to: '/permission-request', label: 'Caregiver Permissions Request', icon: KeyRound },
+  { to: '/subscription', label: 'Subscription', icon: CreditCard },
+  { to: '/profile', label: 'Profile', icon: UserRound },
 ];
 
 export const CAREGIVER_NAV_ALWAYS: readonly NavEntry[] = [
-  { to: '/caregiver/dashboard', label: 'Dashboard', icon: '🏠' },
-  { to: '/caregiver/patients', label: 'Patients', icon: '👥' },
-  { to: '/caregiver/profile', label: 'Profile', icon: '👤' },
-  { to: '/caregiver/permission-request', label: 'Permission Requests', icon: '🔐' },
+  { to: '/caregiver/dashboard', label: 'Dashboard', icon: House },
+  { to: '/caregiver/patients', label: 'Patients', icon: UsersRound },
+  { to: '/caregiver/profile', label: 'Profile', icon: UserRound },
+  { to: '/caregiver/permission-request', label: 'Permission Requests', icon: KeyRound },
 ];
 
-const ICONS: Record<string, string> = {
-  '/caregiver/doctors': '🩺',
-  '/caregiver/pharmacies': '💊',
-  '/caregiver/lab-report': '🧪',
-  '/caregiver/appointments': '📅',
-  '/caregiver/prescriptions': '📋',
-  '/caregiver/medical-history': '📖',
+const ICONS: Record<string, LucideIcon> = {
+  '/caregiver/doctors': Stethoscope,
+  '/caregiver/pharmacies': Store,
+  '/caregiver/lab-report': FlaskConical,
+  '/caregiver/appointments': CalendarDays,
+  '/caregiver/prescriptions': Pill,
+  '/caregiver/medical-history': BookOpen,
 };
 
 /** The caregiver submenu: only the entries whose Read permission the caregiver holds. */
@@ -39,6 +56,47 @@ export function caregiverSubmenu(held: readonly Permission[]): NavEntry[] {
   return CAREGIVER_PERMISSION_ROUTES.filter((route) => held.includes(route.permission)).map((route) => ({
     to: route.path,
     label: route.label,
-    icon: ICONS[route.path] ?? '•',
+    icon: ICONS[route.path] ?? ClipboardList,
   }));
+}
+
+/** The caregiver's whole menu in SPEC order: Dashboard, Patients, the permitted submenu, Profile, Permission Requests. */
+export function caregiverNav(held: readonly Permission[]): NavEntry[] {
+  const [dashboard, patients, ...rest] = CAREGIVER_NAV_ALWAYS;
+  return [
+    ...(dashboard ? [dashboard] : []),
+    ...(patients ? [patients] : []),
+    ...caregiverSubmenu(held),
+    ...rest,
+  ];
+}
+
+// The phone's tab bar: the four places people go most, under short names; a caregiver's tab shows only when
+// its submenu entry would (SPEC section 2: each needs its Read permission).
+export type Tab = { to: string; label: string; icon: LucideIcon };
+
+const TAB_OF: Record<string, { label: string; order: number }> = {
+  '/dashboard': { label: 'Home', order: 0 },
+  '/prescriptions': { label: 'Medicines', order: 1 },
+  '/appointments': { label: 'Appointments', order: 2 },
+  '/lab-report': { label: 'Reports', order: 3 },
+};
+
+function tabKey(path: string): string {
+  return path.replace(/^\/caregiver/, '');
+}
+
+export type PhoneNav = { tabs: Tab[]; more: NavEntry[] };
+
+/** Splits a role's menu (already in SPEC order) into the tab bar and the More sheet, keeping that order. */
+export function splitForPhone(menu: readonly NavEntry[]): PhoneNav {
+  const tabs: (Tab & { order: number })[] = [];
+  const more: NavEntry[] = [];
+  for (const entry of menu) {
+    const tab = TAB_OF[tabKey(entry.to)];
+    if (tab) tabs.push({ to: entry.to, label: tab.label, icon: entry.icon, order: tab.order });
+    else more.push(entry);
+  }
+  tabs.sort((a, b) => a.order - b.order);
+  return { tabs: tabs.map(({ order: _order, ...tab }) => tab), more };
 }

@@ -16,7 +16,7 @@ export function PwaUpdatePrompt() {
             A new version is available -
             <button
               type="button"
-              className="rounded bg-brand-700 px-3 py-1 font-semibold text-white"
+              className="min-h-11 rounded-control bg-primary px-3 py-1 font-semibold text-primary-on focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
               onClick={() => {
                 toast.dismiss(shown.id);
                 workbox.addEventListener('controlling', () => window.location.reload());

@@ -1,47 +1,63 @@
 import { Link } from '@tanstack/react-router';
+import { Ban, HeartPulse, LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import type { Role } from '../../domain/roles';
 import { CAREGIVER_NAV_ALWAYS, PATIENT_NAV, caregiverSubmenu, type NavEntry } from './navigation';
 import { useCaregiverPermissions } from './use-caregiver-permissions';
+import { InstallButton } from './install-button';
 
-// The role's sidebar (SPEC section 2): 250 px wide, 80 px collapsed, a 300 ms transition, and Logout.
+// The role's sidebar (SPEC section 2) from 768 px: 250 px wide, 80 px collapsed, a 300 ms transition, and
+// Logout. Below 768 px the tab bar and the More sheet take its place (layout.tsx).
 
 type Props = { role: Role; collapsed: boolean; onToggle: () => void; onLogout: () => void };
+
+const itemClass =
+  'flex min-h-11 items-center gap-3 rounded-control px-3 py-2 text-base text-nav-text hover:bg-nav-hover focus:outline-none focus-visible:ring-2 focus-visible:ring-nav-text';
 
 export function Sidebar({ role, collapsed, onToggle, onLogout }: Props) {
   return (
     <nav
       aria-label="Main"
-      className={`flex h-full shrink-0 flex-col bg-brand-900 text-white transition-[width] duration-300 ease-in-out ${
+      className={`hidden h-full shrink-0 flex-col bg-nav pl-safe-left text-nav-text transition-[width] duration-300 ease-in-out md:flex ${
         collapsed ? 'w-sidebar-collapsed' : 'w-sidebar'
       }`}
-      style={{ width: collapsed ? 80 : 250 }}
+      data-testid="sidebar"
       data-collapsed={collapsed}
     >
-      <div className="flex items-center justify-between px-4 py-4">
-        {!collapsed ? <span className="text-xl font-bold">Kincare</span> : null}
+      <div
+        className={`flex items-center px-3 pt-[calc(0.75rem+env(safe-area-inset-top))] pb-3 ${
+          collapsed ? 'justify-center' : 'justify-between'
+        }`}
+      >
+        {!collapsed ? (
+          <span className="flex items-center gap-2 text-xl font-bold">
+            <HeartPulse aria-hidden="true" className="h-6 w-6" />
+            Kincare
+          </span>
+        ) : null}
         <button
           type="button"
           onClick={onToggle}
           aria-expanded={!collapsed}
           aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          className="rounded p-2 hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+          className="inline-flex h-11 w-11 items-center justify-center rounded-control hover:bg-nav-hover focus:outline-none focus-visible:ring-2 focus-visible:ring-nav-text"
         >
-          <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
+          {collapsed ? (
+            <PanelLeftOpen aria-hidden="true" className="h-5 w-5" />
+          ) : (
+            <PanelLeftClose aria-hidden="true" className="h-5 w-5" />
+          )}
         </button>
       </div>
-      <ul className="flex-1 space-y-1 overflow-y-auto px-2">
+      <ul className="flex-1 space-y-1 overflow-x-hidden overflow-y-auto px-2">
         {role === 'Patient'
           ? PATIENT_NAV.map((entry) => <NavItem key={entry.to} entry={entry} collapsed={collapsed} />)
           : null}
         {role === 'Caregiver' ? <CaregiverEntries collapsed={collapsed} /> : null}
       </ul>
-      <div className="px-2 pb-4">
-        <button
-          type="button"
-          onClick={onLogout}
-          className="flex w-full items-center gap-3 rounded px-3 py-2 text-left hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
-        >
-          <span aria-hidden="true">⏻</span>
+      <div className="space-y-1 px-2 pt-2 pb-[calc(1rem+env(safe-area-inset-bottom))]">
+        {collapsed ? null : <InstallButton className="text-nav-text hover:bg-nav-hover" />}
+        <button type="button" onClick={onLogout} className={`${itemClass} w-full text-left`}>
+          <LogOut aria-hidden="true" className="h-5 w-5 shrink-0" />
           <span className={collapsed ? 'sr-only' : ''}>Logout</span>
         </button>
       </div>
@@ -60,7 +76,7 @@ function CaregiverEntries({ collapsed }: { collapsed: boolean }) {
       )}
       <li>
         <span
-          className={`block px-3 pt-3 text-xs font-semibold uppercase tracking-wide text-brand-100 ${collapsed ? 'sr-only' : ''}`}
+          className={`block px-3 pt-3 pb-1 text-xs font-semibold tracking-wide text-nav-muted uppercase ${collapsed ? 'sr-only' : ''}`}
         >
           Patient records
         </span>
@@ -69,8 +85,11 @@ function CaregiverEntries({ collapsed }: { collapsed: boolean }) {
             submenu.map((entry) => <NavItem key={entry.to} entry={entry} collapsed={collapsed} />)
           ) : (
             <li>
-              <span aria-disabled="true" className="flex items-center gap-3 px-3 py-2 text-brand-100">
-                <span aria-hidden="true">🚫</span>
+              <span
+                aria-disabled="true"
+                className="flex min-h-11 items-center gap-3 px-3 py-2 text-nav-muted"
+              >
+                <Ban aria-hidden="true" className="h-5 w-5 shrink-0" />
                 <span className={collapsed ? 'sr-only' : ''}>No caregiver permissions</span>
               </span>
             </li>
@@ -85,16 +104,17 @@ function CaregiverEntries({ collapsed }: { collapsed: boolean }) {
 }
 
 function NavItem({ entry, collapsed }: { entry: NavEntry; collapsed: boolean }) {
+  const Icon = entry.icon;
   return (
     <li>
       <Link
         to={entry.to}
         title={collapsed ? entry.label : undefined}
-        className="flex items-center gap-3 rounded px-3 py-2 hover:bg-brand-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
-        activeProps={{ className: 'bg-brand-700 font-semibold', 'aria-current': 'page' }}
+        className={`${itemClass} ${collapsed ? 'justify-center' : ''}`}
+        activeProps={{ className: 'bg-nav-active font-semibold', 'aria-current': 'page' }}
       >
-        <span aria-hidden="true">{entry.icon}</span>
-        <span className={collapsed ? 'sr-only' : ''}>{entry.label}</span>
+        <Icon aria-hidden="true" className="h-5 w-5 shrink-0" />
+        <span className={collapsed ? 'sr-only' : 'min-w-0'}>{entry.label}</span>
       </Link>
     </li>
   );

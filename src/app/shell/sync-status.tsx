@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
+import { Popover, PopoverBackdrop, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { DateTime } from 'luxon';
 import { hasUserDb, userDb, type OutboxEntry } from '../../local/db';
 import { discardFailed } from '../../local/outbox';
 import { LAST_SYNC_KEY } from '../../local/sync-engine';
 import { syncNow } from '../../local/sync-client';
+import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button';
 import { useOnline } from './use-online';
 import { describeChange, typedValuesOf, type TypedValue } from './refused-changes';
@@ -49,49 +50,58 @@ export function SyncStatus() {
     }
   };
 
+  const state = failed.length > 0 ? 'failed' : online ? 'online' : 'offline';
+  const waitingPart = waiting > 0 ? ` · ${waiting} ${waiting === 1 ? 'change' : 'changes'} waiting` : '';
+  const failedPart = failed.length > 0 ? ` · ${failed.length} failed` : '';
+  const badge = waiting + failed.length;
+
   return (
     <Popover>
+      {/* On a phone only the state shows ('Online', a count beside it); the rest is read out, and shown
+          in full from 768 px. The dot is a text glyph so the status reads the same to every test and reader. */}
       <PopoverButton
-        className={`flex items-center gap-2 rounded-full px-3 py-1 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
-          failed.length > 0
-            ? 'bg-red-100 text-red-900'
-            : online
-              ? 'bg-brand-50 text-brand-900'
-              : 'bg-amber-100 text-amber-900'
-        }`}
+        className={`flex min-h-11 items-center gap-1.5 rounded-full px-3 text-small font-semibold ring-1 ring-inset focus:outline-none focus-visible:ring-2 focus-visible:ring-focus ${STATE_CLASS[state]}`}
         aria-label={`Sync status: ${summary}`}
         data-testid="sync-status"
+        data-badge={badge > 0 ? String(badge) : ''}
       >
         <span aria-hidden="true">{online ? '●' : '○'}</span>
-        {summary}
+        {online ? 'Online' : 'Offline'}
+        <span className="max-md:sr-only">
+          {waitingPart}
+          {failedPart}
+        </span>
       </PopoverButton>
-      {/* Positioned against the header (not the button): right-aligned and never wider than the screen,
-          so it stays on screen on a phone however the header wraps. Not portalled, so it stays in the
-          header's landmark and in the tab order right after the button. */}
+      {/* On a phone: a bottom sheet over a dimmed page, within thumb reach and never off screen. From 768 px:
+          a panel under the header, right-aligned and never wider than the screen. Not portalled, so it stays
+          in the header's landmark and in the tab order right after the button. */}
+      <PopoverBackdrop className="fixed inset-0 z-40 bg-black/50 md:hidden" />
       <PopoverPanel
         data-testid="sync-status-panel"
-        className="absolute top-full right-2 z-40 mt-1 max-h-[calc(100dvh-8rem)] w-[min(24rem,calc(100vw_-_1rem))] overflow-y-auto rounded-lg bg-white p-4 shadow-lg ring-1 ring-slate-200"
+        className="fixed inset-x-0 bottom-0 z-50 max-h-[calc(100dvh-env(safe-area-inset-top)-1rem)] overflow-y-auto rounded-t-sheet bg-surface px-4 pt-4 pb-[calc(1rem+env(safe-area-inset-bottom))] text-text shadow-overlay ring-1 ring-border md:absolute md:inset-x-auto md:top-full md:right-2 md:bottom-auto md:mt-1 md:max-h-[calc(100dvh-8rem)] md:w-[min(24rem,calc(100vw_-_1rem))] md:rounded-card md:p-4"
       >
-        <p className="text-sm text-slate-800">
+        <h2 className="text-heading text-text">Sync status</h2>
+        <p className="mt-2 text-small text-text">
           {online ? 'Online' : 'Offline: changes are kept on this device and sent when you are back online.'}
         </p>
-        <p className="mt-1 text-sm text-slate-800">
+        <p className="mt-1 text-small text-text">
           {waiting === 0
             ? 'All changes are sent.'
             : `${waiting} ${waiting === 1 ? 'change waits' : 'changes wait'} to be sent.`}
         </p>
-        <p className="mt-1 text-sm text-slate-700">
+        <p className="mt-1 text-small text-muted">
           Last sync:{' '}
           {facts?.lastSyncAt
             ? DateTime.fromMillis(facts.lastSyncAt).toFormat('ccc, LLL dd, HH:mm:ss')
             : 'not yet'}
         </p>
-        <Button className="mt-3 min-h-11 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
+        <Button className="mt-3 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
+          <RefreshCw aria-hidden="true" className={`h-5 w-5 ${syncing ? 'animate-spin' : ''}`} />
           {syncing ? 'Syncing...' : 'Sync now'}
         </Button>
         {failed.length > 0 ? (
           <div className="mt-4">
-            <h3 className="text-sm font-semibold text-red-900">Changes that could not be saved</h3>
+            <h3 className="text-small font-semibold text-danger-strong">Changes that could not be saved</h3>
             <ul className="mt-2 space-y-2">
               {failed.map(({ entry, typed }) => (
                 <RefusedChangeItem key={entry.seq} entry={entry} typed={typed} />
@@ -104,20 +114,26 @@ export function SyncStatus() {
   );
 }
 
+const STATE_CLASS = {
+  online: 'bg-success-soft text-success-strong ring-success/30',
+  offline: 'bg-warning-soft text-warning-strong ring-warning/30',
+  failed: 'bg-danger-soft text-danger-strong ring-danger/30',
+} as const;
+
 function RefusedChangeItem({ entry, typed }: RefusedChange) {
   const name = describeChange(entry);
   return (
-    <li className="rounded bg-red-50 p-2 text-sm text-red-900">
+    <li className="rounded-control bg-danger-soft p-3 text-small text-danger-strong">
       <p className="font-semibold break-words">{name}</p>
       <p className="break-words">{entry.error ?? 'The server refused it.'}</p>
       {typed.length > 0 ? (
         <>
-          <p className="mt-2 text-red-900">What you entered:</p>
+          <p className="mt-2">What you entered:</p>
           <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
             {typed.map(({ label, value }) => (
               <div key={label} className="contents">
                 <dt className="font-medium">{label}</dt>
-                <dd className="break-words whitespace-pre-wrap text-slate-900">{value}</dd>
+                <dd className="break-words whitespace-pre-wrap text-text">{value}</dd>
               </div>
             ))}
           </dl>
@@ -125,7 +141,7 @@ function RefusedChangeItem({ entry, typed }: RefusedChange) {
       ) : null}
       <button
         type="button"
-        className="mt-2 min-h-11 rounded px-3 font-semibold underline focus:outline-none focus-visible:ring-2 focus-visible:ring-red-800"
+        className="mt-2 min-h-11 rounded-control px-3 font-semibold underline focus:outline-none focus-visible:ring-2 focus-visible:ring-danger"
         aria-label={`Discard: ${name}`}
         onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}
       >

@@ -91,7 +91,7 @@ export function UnsentChangesDialog({ onClose, onSignOut }: Props) {
       }
     >
       {refused > 0 ? (
-        <p className="mt-2 text-sm text-slate-700">
+        <p className="mt-2 text-small text-muted">
           {refused === total
             ? `${total === 1 ? 'It was' : 'They were'}`
             : `${refused} of them ${refused === 1 ? 'was' : 'were'}`}{' '}
@@ -99,7 +99,7 @@ export function UnsentChangesDialog({ onClose, onSignOut }: Props) {
         </p>
       ) : null}
       {problem ? (
-        <p role="alert" className="mt-4 rounded bg-red-50 p-3 text-sm text-red-800">
+        <p role="alert" className="mt-4 rounded-control bg-danger-soft p-3 text-small text-danger-strong">
           {problem}
         </p>
       ) : null}

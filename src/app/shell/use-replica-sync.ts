@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import toast from 'react-hot-toast';
-import { UNAUTHORIZED_TOAST } from '../../domain/errors';
-import { STORAGE_KEYS } from '../../domain/storage-keys';
-import { closeUserDb } from '../../local/db';
-import { clearSession } from '../../local/session';
+import { UNAUTHORIZED_TOAST } from '../../domain/error-texts';
+import { closeUserDb, openUserDb } from '../../local/db';
+import { onSessionChange, readSession } from '../../local/session';
 import { startSync, stopSync } from '../../local/sync-client';
 import { useFailedChangeToasts } from './use-failed-change-toasts';
 
@@ -16,17 +15,20 @@ import { useFailedChangeToasts } from './use-failed-change-toasts';
 export function useReplicaSync(userId: string): void {
   const navigate = useNavigate();
   useFailedChangeToasts();
-  useEffect(() => {
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === STORAGE_KEYS.token && event.newValue === null) {
+  useEffect(
+    () =>
+      onSessionChange((elsewhere) => {
+        // Signed out (or in as someone else) in another tab, or ended by the service worker: this tab
+        // follows. This tab's own sign-out and 401 handling navigate by themselves.
+        const now = readSession();
+        if (!elsewhere || now?.userId === userId) return;
         stopSync();
-        closeUserDb(); // being deleted by the other tab
-        void navigate({ to: '/login', replace: true });
-      }
-    };
-    window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
-  }, [navigate]);
+        closeUserDb(); // being deleted or emptied elsewhere
+        if (now) void openUserDb(now.userId).then(() => navigate({ to: '/', replace: true }));
+        else void navigate({ to: '/login', replace: true });
+      }),
+    [userId, navigate],
+  );
   useEffect(
     () =>
       startSync(userId, {
@@ -37,11 +39,11 @@ export function useReplicaSync(userId: string): void {
               duration: 4000,
             });
           }
-          if (result.problem === 'signed-out') {
-            clearSession();
-            toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' });
-            void navigate({ to: '/', replace: true });
-          }
+        },
+        // SPEC section 8's 401: the session is cleared and the person forgotten (local/session.ts).
+        onSessionEnded: () => {
+          toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' });
+          void navigate({ to: '/', replace: true });
         },
       }),
     [userId, navigate],

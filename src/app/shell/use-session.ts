@@ -4,16 +4,11 @@ import { onSessionChange, readSession, type Session } from '../../local/session'
 import { hasUserDb, userDb } from '../../local/db';
 import type { Profile } from '../../domain/auth';
 
-let cached: Session | null = readSession();
-const subscribe = (listener: () => void) =>
-  onSessionChange(() => {
-    cached = readSession();
-    listener();
-  });
+const subscribe = (listener: () => void) => onSessionChange(() => listener());
 
-/** The signed-in session, re-rendering when it changes. */
+/** The signed-in session, re-rendering when it changes (readSession answers the same object until then). */
 export function useSession(): Session | null {
-  return useSyncExternalStore(subscribe, () => cached);
+  return useSyncExternalStore(subscribe, readSession);
 }
 
 /** The signed-in user's profile from the local table (no network wait). */

@@ -2,13 +2,15 @@ import type { ButtonHTMLAttributes } from 'react';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
+// Colours are the theme's tokens (styles.css), so buttons read the same in light and dark.
 const variants: Record<Variant, string> = {
-  primary: 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400',
-  secondary: 'border border-slate-400 bg-white text-slate-900 hover:bg-slate-100',
-  danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-slate-400',
-  ghost: 'text-brand-800 hover:bg-brand-50',
+  primary: 'bg-primary text-primary-on hover:bg-primary-hover disabled:opacity-60',
+  secondary: 'border border-border-strong bg-surface text-text hover:bg-surface-muted disabled:opacity-60',
+  danger: 'bg-danger text-danger-on hover:bg-danger-hover disabled:opacity-60',
+  ghost: 'text-primary-strong hover:bg-primary-soft disabled:opacity-60',
 };
 
+/** A button at least 44 px high (a finger's width), with a visible focus ring. */
 export function Button({
   variant = 'primary',
   className = '',
@@ -18,7 +20,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={`inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 disabled:cursor-not-allowed ${variants[variant]} ${className}`}
+      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-control px-4 py-2 text-base font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-focus focus-visible:ring-offset-2 focus-visible:ring-offset-surface disabled:cursor-not-allowed ${variants[variant]} ${className}`}
       {...props}
     />
   );

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { Dialog, DialogPanel, DialogTitle, Description } from '@headlessui/react';
+import { Description } from '@headlessui/react';
 import { Button } from './button';
+import { Sheet } from './sheet';
 
 type FrameProps = {
   open: boolean;
@@ -14,24 +15,19 @@ type FrameProps = {
 };
 
 /**
- * A modal question: focus is trapped inside, Escape closes it, and focus goes back to what opened it.
- * Buttons are at least 44 px high and stack on narrow screens so that long labels never overflow.
+ * A modal question: a bottom sheet on a phone, a centred dialog from 768 px (ui/sheet.tsx). Focus is trapped
+ * inside, Escape closes it, and focus goes back to what opened it. Buttons are at least 44 px high and stack
+ * on narrow screens so that long labels never overflow.
  */
 export function DialogFrame({ open, title, message, children, actions, onClose }: FrameProps) {
   return (
-    <Dialog open={open} onClose={onClose} className="relative z-50">
-      <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
-      <div className="fixed inset-0 flex items-center justify-center overflow-y-auto p-4">
-        <DialogPanel className="w-full max-w-lg rounded-lg bg-white p-6 shadow-xl">
-          <DialogTitle className="text-lg font-semibold text-slate-900">{title}</DialogTitle>
-          <Description className="mt-2 text-slate-700">{message}</Description>
-          {children}
-          <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-end *:min-h-11">
-            {actions}
-          </div>
-        </DialogPanel>
+    <Sheet open={open} onClose={onClose} title={title}>
+      <Description className="mt-2 text-muted">{message}</Description>
+      {children}
+      <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-end *:min-h-11">
+        {actions}
       </div>
-    </Dialog>
+    </Sheet>
   );
 }
 

@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { Eye, EyeOff } from 'lucide-react';
 
 // Labelled inputs: every control has a visible label, and its error is announced and tied to the input
 // through aria-describedby, so screen readers read the message with the field.
@@ -14,9 +15,10 @@ type BaseProps = {
   hint?: string;
 };
 
-const inputClass = (error?: string) =>
-  `mt-1 block w-full rounded-md border px-3 py-2 text-base shadow-sm focus:outline-none focus:ring-2 focus:ring-brand-600 ${
-    error ? 'border-red-600' : 'border-slate-400'
+// 44 px high (a finger's width), 16 px text (iOS zooms into anything smaller), the theme's colours.
+const inputClass = (error?: string, margin = 'mt-1') =>
+  `${margin} block min-h-11 w-full min-w-0 rounded-control border bg-surface px-3 py-2 text-base text-text shadow-sm placeholder:text-muted focus:outline-none focus:ring-2 focus:ring-focus ${
+    error ? 'border-danger' : 'border-border-strong'
   }`;
 
 function FieldFrame(props: {
@@ -29,10 +31,10 @@ function FieldFrame(props: {
 }) {
   return (
     <div className="mb-4">
-      <label htmlFor={props.id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={props.id} className="block text-small font-medium text-text">
         {props.label}
         {props.required ? (
-          <span aria-hidden="true" className="text-red-700">
+          <span aria-hidden="true" className="text-danger">
             {' '}
             *
           </span>
@@ -40,12 +42,12 @@ function FieldFrame(props: {
       </label>
       {props.children}
       {props.hint && !props.error ? (
-        <p id={`${props.id}-hint`} className="mt-1 text-sm text-slate-600">
+        <p id={`${props.id}-hint`} className="mt-1 text-small text-muted">
           {props.hint}
         </p>
       ) : null}
       {props.error ? (
-        <p id={`${props.id}-error`} role="alert" className="mt-1 text-sm text-red-700">
+        <p id={`${props.id}-error`} role="alert" className="mt-1 text-small text-danger">
           {props.error}
         </p>
       ) : null}
@@ -53,15 +55,24 @@ function FieldFrame(props: {
   );
 }
 
-export function TextField(
-  props: BaseProps & {
-    type?: 'text' | 'email' | 'password' | 'date' | 'tel' | 'datetime-local';
-    autoComplete?: string;
-    placeholder?: string;
-    step?: number;
-    inputMode?: 'numeric' | 'text' | 'email' | 'tel';
-  },
-) {
+type TextFieldProps = BaseProps & {
+  type?: 'text' | 'email' | 'password' | 'date' | 'tel' | 'datetime-local';
+  autoComplete?: string;
+  placeholder?: string;
+  step?: number;
+  inputMode?: 'numeric' | 'text' | 'email' | 'tel';
+};
+
+/** A labelled input. With type 'password' it is a PasswordField: it gets a Show/Hide button. */
+export function TextField(props: TextFieldProps) {
+  if (props.type === 'password') {
+    const { type: _password, ...rest } = props;
+    return <PasswordField {...rest} />;
+  }
+  return <PlainTextField {...props} />;
+}
+
+function PlainTextField(props: TextFieldProps) {
   const id = useId();
   const describedBy = props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined;
   return (
@@ -82,6 +93,59 @@ export function TextField(
         onBlur={props.onBlur}
         className={inputClass(props.error)}
       />
+    </FieldFrame>
+  );
+}
+
+export type PasswordFieldProps = BaseProps & {
+  /** 'current-password' when signing in, 'new-password' when choosing one. */
+  autoComplete?: string;
+  placeholder?: string;
+};
+
+/**
+ * A password input with a Show/Hide button beside it, so people can check what they typed on a phone keyboard.
+ * The button is a real button after the input in the tab order (Tab, then Enter or Space), 44 x 44 px, and
+ * its name ('Show' / 'Hide') never contains 'password', so the field's label stays the only one of that name.
+ */
+export function PasswordField(props: PasswordFieldProps) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  const describedBy = props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined;
+  return (
+    <FieldFrame id={id} label={props.label} required={props.required} error={props.error} hint={props.hint}>
+      <div className="mt-1 flex items-stretch gap-2">
+        <input
+          id={id}
+          name={props.name}
+          type={shown ? 'text' : 'password'}
+          value={props.value}
+          placeholder={props.placeholder}
+          autoComplete={props.autoComplete}
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={describedBy}
+          aria-required={props.required ? true : undefined}
+          onChange={(event) => props.onChange(event.target.value)}
+          onBlur={props.onBlur}
+          className={`${inputClass(props.error, 'mt-0')} flex-1`}
+        />
+        <button
+          type="button"
+          aria-controls={id}
+          onClick={() => setShown((value) => !value)}
+          className="inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center gap-1.5 rounded-control border border-border-strong bg-surface px-3 text-small font-semibold text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+        >
+          {shown ? (
+            <EyeOff aria-hidden="true" className="h-5 w-5" />
+          ) : (
+            <Eye aria-hidden="true" className="h-5 w-5" />
+          )}
+          <span>{shown ? 'Hide' : 'Show'}</span>
+        </button>
+      </div>
     </FieldFrame>
   );
 }
@@ -131,7 +195,7 @@ export function FileField(props: {
         aria-invalid={props.error ? true : undefined}
         aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
         onChange={(event) => props.onChoose(event.target.files?.[0])}
-        className="mt-1 block text-sm"
+        className="mt-1 block min-h-11 w-full max-w-full text-base text-text file:mr-3 file:min-h-11 file:rounded-control file:border file:border-border-strong file:bg-surface file:px-3 file:font-semibold file:text-text"
       />
     </FieldFrame>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { errorMessages } from '../../local/http';
+import { errorMessages } from '../../local/http-errors';
 
 /**
  * A form's submission: busy while the action runs, and the failure in the words the server (or the

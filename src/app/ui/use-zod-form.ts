@@ -1,3 +1,4 @@
+import '../../local/zod-without-eval';
 import { useCallback, useMemo, useState } from 'react';
 import type { z } from 'zod';
 

@@ -31,7 +31,7 @@ export const users = pgTable(
     role: text('role', { enum: ['Admin', 'Doctor', 'Patient', 'Caregiver'] }).notNull(),
     zipCode: text('zip_code').notNull(),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
-    /** Bumped by a password change: tokens carry it, and older tokens stop working. */
+    /** Unused since sign-ins became rows of the sessions table (ended on logout and password change). */
     tokenVersion: integer('token_version').notNull().default(0),
     birthDate: text('birth_date'),
     gender: text('gender'),
@@ -85,12 +85,107 @@ export const careLinks = pgTable(
       .default(sql`'[]'::jsonb`),
     isFamily: boolean('is_family').notNull().default(false),
     relationship: text('relationship'),
+    phoneNumber: text('phone_number'),
+    /** The invitation that created the link (null for links made before invitations existed). */
+    requestId: uuid('request_id'),
     ...timestamps,
   },
   (table) => [
     uniqueIndex('care_links_pair_unique').on(table.patientId, table.caregiverId),
     index('care_links_caregiver_idx').on(table.caregiverId),
   ],
+);
+
+/**
+ * A patient's invitation of a caregiver (SPEC section 4: sent -> received -> approved | rejected, or
+ * deleted by either side). It names the caregiver by e-mail: a person without an account gets a link to
+ * register (only a keyed hash of its token is kept; it expires and works once); a caregiver with an
+ * account sees it among their received requests. Registering through the link approves it, and hands out
+ * a single-use onboarding token for the first sign-in.
+ */
+export const careRequests = pgTable(
+  'care_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    caregiverEmail: text('caregiver_email').notNull(),
+    /** Set when the e-mail belongs to a caregiver account (at invitation, or when they register). */
+    caregiverId: uuid('caregiver_id').references(() => caregivers.id, { onDelete: 'cascade' }),
+    isFamily: boolean('is_family').notNull().default(false),
+    relationship: text('relationship'),
+    permissions: jsonb('permissions')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    phoneNumber: text('phone_number'),
+    status: text('status', { enum: ['sent', 'approved', 'rejected'] }).notNull(),
+    inviteTokenHash: text('invite_token_hash'),
+    inviteExpiresAt: timestamp('invite_expires_at', { withTimezone: true }),
+    inviteUsedAt: timestamp('invite_used_at', { withTimezone: true }),
+    onboardingTokenHash: text('onboarding_token_hash'),
+    onboardingExpiresAt: timestamp('onboarding_expires_at', { withTimezone: true }),
+    onboardingUsedAt: timestamp('onboarding_used_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index('care_requests_patient_idx').on(table.patientId, table.createdAt),
+    index('care_requests_caregiver_idx').on(table.caregiverId, table.createdAt),
+    index('care_requests_email_idx').on(table.caregiverEmail),
+    uniqueIndex('care_requests_invite_token_unique').on(table.inviteTokenHash),
+    uniqueIndex('care_requests_onboarding_token_unique').on(table.onboardingTokenHash),
+  ],
+);
+
+/** A linked caregiver asking the patient for more permissions: pending -> approved | rejected. */
+export const permissionRequests = pgTable(
+  'permission_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => careLinks.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    caregiverId: uuid('caregiver_id')
+      .notNull()
+      .references(() => caregivers.id, { onDelete: 'cascade' }),
+    requestedPermissions: jsonb('requested_permissions').$type<string[]>().notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('permission_requests_patient_idx').on(table.patientId, table.requestedAt),
+    index('permission_requests_caregiver_idx').on(table.caregiverId, table.requestedAt),
+  ],
+);
+
+/**
+ * What caregivers did with a patient's records, for the patient to see: every write a caregiver made
+ * ('write') and every delivery of the patient's records to a caregiver's device ('delivery', with count).
+ * The caregiver's name is copied in, so the line still reads right after the link is gone.
+ */
+export const careActivity = pgTable(
+  'care_activity',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    kind: text('kind', { enum: ['write', 'delivery'] }).notNull(),
+    resource: text('resource').notNull(),
+    op: text('op', { enum: ['create', 'update', 'delete'] }),
+    recordId: uuid('record_id'),
+    count: integer('count').notNull().default(1),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('care_activity_patient_idx').on(table.patientId, table.at)],
 );
 
 /** E-mail verification links; only a hash of the token is kept. */
@@ -115,10 +210,34 @@ export const passwordResets = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** Keyed hash of the single-use reset token verify-otp hands out; reset-password must present it. */
+    resetTokenHash: text('reset_token_hash'),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamps.createdAt,
   },
   (table) => [index('password_resets_user_idx').on(table.userId)],
+);
+
+/**
+ * Sign-ins, kept on the server so that logout, "sign out of all devices" and a password change end them
+ * at once: a token names its session, and a token whose session has ended is refused.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamps.createdAt,
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** What the person sees in their list of sign-ins: the browser's user agent and the client address. */
+    userAgent: text('user_agent').notNull().default(''),
+    address: text('address').notNull().default(''),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId, table.createdAt)],
 );
 
 /** One sequence for every change of every synced resource: a pull cursor is a point on it. */
@@ -163,6 +282,9 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     statusCode: integer('status_code').notNull(),
     body: jsonb('body').$type<unknown>().notNull(),
+    /** The patient and permission the stored answer was about: a replay re-checks the caller still has it. */
+    patientId: uuid('patient_id'),
+    permission: text('permission'),
     createdAt: timestamps.createdAt,
   },
   (table) => [
@@ -186,7 +308,12 @@ export const uploads = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['profile', 'lab', 'prescription', 'appointment'] }).notNull(),
+    /** Size of the stored file: the per-person upload quota counts it. */
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
     createdAt: timestamps.createdAt,
   },
-  (table) => [index('uploads_owner_idx').on(table.ownerUserId)],
+  (table) => [
+    index('uploads_owner_idx').on(table.ownerUserId),
+    index('uploads_owner_created_idx').on(table.ownerUserId, table.createdAt),
+  ],
 );

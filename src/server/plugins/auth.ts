@@ -1,17 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import jwt from '@fastify/jwt';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Role } from '../../domain/roles';
-import { caregivers, patients, users } from '../db/schema';
+import { caregivers, patients, sessions, users } from '../db/schema';
+import { createSession, LAST_SEEN_INTERVAL_MS, touchSession } from '../services/sessions';
 import { HttpError } from './errors';
 
-// Signed, expiring bearer tokens (HS256). A token carries the user id and the user's token version;
-// every authenticated request re-reads the user, so a password change (which bumps the version) or a
-// deleted account stops older tokens at once.
+// Signed, expiring bearer tokens (HS256) that name a session kept on the server (services/sessions.ts).
+// Every authenticated request reads the user and the session in one query, so logout, "sign out of all
+// devices", a password change or reset, or a deleted account stop a token at once, on every server.
+// (users.token_version, which did this per account before sessions existed, is no longer read.)
 
 export type AuthUser = {
   userId: string;
+  /** The caller's session: logout ends it, and the list of sign-ins marks it as the current one. */
+  sessionId: string;
   role: Role;
   name: string;
   email: string;
@@ -19,7 +25,7 @@ export type AuthUser = {
   caregiverId: string | null;
 };
 
-type TokenPayload = { sub: string; tv: number };
+type TokenPayload = { sub: string; sid: string };
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -30,9 +36,17 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a valid, current token; sets request.auth. */
+    /** preHandler (or onRequest): 401 unless the request carries a token of a live session; sets request.auth. */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    issueToken: (user: { id: string; tokenVersion: number }) => string;
+    /** Starts a session for this sign-in (the request's browser and address) and answers its token. */
+    openSession: (request: FastifyRequest, userId: string) => Promise<{ token: string; sessionId: string }>;
+    /**
+     * A token for a new session of this user, answered at once while the session row is written. For test
+     * fixtures that need many people quickly (tests/fixtures/people.ts); the routes use openSession.
+     * The token works once its session exists: authenticate waits for the write of a session this server
+     * started, and a session whose write failed never existed.
+     */
+    issueToken: (user: { id: string; tokenVersion?: number }) => string;
   }
   interface FastifyRequest {
     auth: AuthUser;
@@ -41,6 +55,16 @@ declare module 'fastify' {
 
 const UNAUTHORIZED = 'Your session has ended. Please sign in again.';
 
+// What this server signs. A token that verifies but says anything else (no exp, a sub or sid that is not
+// a UUID, claims of other types, an older token with no session) is refused like a bad signature:
+// a 401, never a 500 from a query that cannot take the value.
+const tokenClaimsSchema = z.object({
+  sub: z.uuid(),
+  sid: z.uuid(),
+  exp: z.number().int().positive(),
+  iat: z.number().int().optional(),
+});
+
 export const authPlugin = fp(async (app: FastifyInstance) => {
   await app.register(jwt, {
     secret: app.config.jwtSecret,
@@ -48,36 +72,78 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     verify: { algorithms: ['HS256'] },
   });
   app.decorateRequest('auth', null as unknown as AuthUser);
-  app.decorate('issueToken', (user: { id: string; tokenVersion: number }) =>
-    app.jwt.sign({ sub: user.id, tv: user.tokenVersion }),
-  );
+
+  const signToken = (userId: string, sessionId: string) => app.jwt.sign({ sub: userId, sid: sessionId });
+
+  app.decorate('openSession', async (request: FastifyRequest, userId: string) => {
+    const session = await createSession(app.db, {
+      userId,
+      userAgent: request.headers['user-agent'] ?? '',
+      address: request.ip,
+      ttlSeconds: app.config.tokenTtlSeconds,
+    });
+    return { token: signToken(userId, session.id), sessionId: session.id };
+  });
+
+  // Session writes that issueToken started and authenticate must wait for (only ever in tests).
+  const pendingSessions = new Map<string, Promise<unknown>>();
+  app.decorate('issueToken', (user: { id: string }) => {
+    const sessionId = randomUUID();
+    const written = app.db
+      .insert(sessions)
+      .values({
+        id: sessionId,
+        userId: user.id,
+        expiresAt: new Date(Date.now() + app.config.tokenTtlSeconds * 1000),
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'could not store the session of a new token'))
+      .finally(() => pendingSessions.delete(sessionId));
+    pendingSessions.set(sessionId, written);
+    return signToken(user.id, sessionId);
+  });
+
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    let payload: TokenPayload;
+    let claims: z.infer<typeof tokenClaimsSchema>;
     try {
-      payload = await request.jwtVerify<TokenPayload>();
+      claims = tokenClaimsSchema.parse(await request.jwtVerify());
     } catch {
       throw new HttpError(401, UNAUTHORIZED);
     }
-    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number')
-      throw new HttpError(401, UNAUTHORIZED);
+    await pendingSessions.get(claims.sid);
+    const now = new Date();
     const [row] = await app.db
       .select({
         id: users.id,
         role: users.role,
         name: users.name,
         email: users.email,
-        tokenVersion: users.tokenVersion,
         patientId: patients.id,
         caregiverId: caregivers.id,
+        lastSeenAt: sessions.lastSeenAt,
       })
-      .from(users)
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
       .leftJoin(patients, eq(patients.userId, users.id))
       .leftJoin(caregivers, eq(caregivers.userId, users.id))
-      .where(eq(users.id, payload.sub))
+      .where(
+        and(
+          eq(sessions.id, claims.sid),
+          eq(sessions.userId, claims.sub),
+          isNull(sessions.endedAt),
+          gt(sessions.expiresAt, now),
+        ),
+      )
       .limit(1);
-    if (!row || row.tokenVersion !== payload.tv) throw new HttpError(401, UNAUTHORIZED);
+    if (!row) throw new HttpError(401, UNAUTHORIZED);
+    if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
+      // Bookkeeping for the list of sign-ins: failing it must not fail the person's request.
+      await touchSession(app.db, claims.sid, now).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'could not record when the session was last used'),
+      );
+    }
     request.auth = {
       userId: row.id,
+      sessionId: claims.sid,
       role: row.role,
       name: row.name,
       email: row.email,

@@ -2,9 +2,12 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../domain/errors';
+import { summarizeError } from './logging';
 
 // One error shape for every API answer (API.md): { message, errors?: [{ msg, path }] }.
-// A 5xx is always a bug: it is logged with its stack and the caller sees a generic message.
+// A 5xx is always a bug: it is logged with its stack and the caller sees a generic message. The log
+// gets a summary (summarizeError), never the error itself: a database error carries every SQL
+// parameter of the failed statement (notes, e-mails, password hashes) in its message and fields.
 
 /** An error a route throws on purpose: its status and message reach the caller as they are. */
 export class HttpError extends Error {
@@ -15,6 +18,24 @@ export class HttpError extends Error {
     readonly extra?: Record<string, unknown>,
   ) {
     super(message);
+  }
+}
+
+export const FORM_UNREADABLE_MESSAGE = 'The form could not be read. Send it again as multipart/form-data.';
+
+/**
+ * Reads a multipart body. The form parser throws plain errors (no status) for a missing or oversized
+ * boundary, a cut-off body or a bad part header; those are the sender's mistakes, not ours, so they
+ * become a 400. Errors that carry a status (a file over its limit: 413) keep it.
+ */
+export async function readingForm<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    if (error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number')
+      throw error;
+    throw new HttpError(400, FORM_UNREADABLE_MESSAGE);
   }
 }
 
@@ -33,12 +54,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(400).send(body);
     }
     if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+      // Where and what kind of mismatch, not the values: those are the answer's data.
+      const issues = error.cause.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code }));
+      request.log.error({ error: summarizeError(error), issues }, 'response did not match its schema');
       return reply.status(500).send({ message: 'Something went wrong' } satisfies ErrorBody);
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      request.log.error({ error: summarizeError(error) }, 'request failed');
       return reply.status(status).send({ message: 'Something went wrong' } satisfies ErrorBody);
     }
     const message =

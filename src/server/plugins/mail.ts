@@ -6,6 +6,8 @@ import nodemailer from 'nodemailer';
 
 // Outgoing mail. With SMTP_URL it goes out through SMTP (nodemailer); without it each message is written
 // to DATA_DIR/mail as an .eml file and logged, so a one-machine install (and the tests) can read it.
+// The log says that a mail went out and which kind (its subject), never to whom: an address in a log is
+// personal data that outlives the mail, and the local mailbox file's name holds it, so that is left out too.
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 
@@ -26,7 +28,7 @@ export const mailPlugin = fp(async (app: FastifyInstance) => {
     app.addHook('onClose', async () => transport.close());
     app.decorate('sendMail', async (message: MailMessage) => {
       await transport.sendMail({ from: mailFrom, ...message });
-      app.log.info({ to: message.to, subject: message.subject }, 'mail sent over SMTP');
+      app.log.info({ subject: message.subject }, 'mail sent over SMTP');
     });
     return;
   }
@@ -39,6 +41,6 @@ export const mailPlugin = fp(async (app: FastifyInstance) => {
     const file = join(mailDir, `${Date.now()}-${safeTo}.eml`);
     mkdirSync(mailDir, { recursive: true }); // the folder may have been emptied (tests, an operator)
     writeFileSync(file, info.message as Buffer);
-    app.log.info({ to: message.to, subject: message.subject, file }, 'mail written to the local mailbox');
+    app.log.info({ subject: message.subject }, 'mail written to the local mailbox');
   });
 });

@@ -1,16 +1,34 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 // Serves the built PWA from the site root. Hashed assets never change, so they are cached for a year;
 // index.html, sw.js and the manifest must be re-read on every visit or an update would never arrive.
-// Any other path without a file is a client route: it gets index.html (the router takes it from there).
+// The build writes a brotli and a gzip copy beside each text file (vite.config.ts): the copy the browser
+// accepts is sent as is (brotli first), with `Vary: Accept-Encoding` so that no cache hands one to a
+// browser that asked for the other; files without a copy (small ones, images) go out as they are.
+// Any other path without a file is a client route: it gets index.html (the router takes it from there),
+// except under /api, where a path nothing answers is a 404 in the API's JSON shape: a client calling a
+// mistyped endpoint must get an error, not a 200 with the app's HTML.
 
 const NEVER_CACHE = new Set(['index.html', 'sw.js', 'manifest.webmanifest', 'registerSW.js']);
+const COMPRESSED_COPY = /\.(br|gz)$/;
 
-export async function staticAppPlugin(app: FastifyInstance, options: { distDir: string }) {
-  const { distDir } = options;
+/** The Cache-Control of a file of the build, by the path of the file served (or of its compressed copy). */
+export function cacheControlFor(distDir: string, filePath: string): string {
+  const served = filePath.replace(COMPRESSED_COPY, '');
+  const name = served.split(/[\\/]/).pop() ?? '';
+  if (NEVER_CACHE.has(name)) return 'no-cache';
+  if (served.startsWith(resolve(distDir, 'assets') + sep)) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=3600';
+}
+
+export async function staticAppPlugin(
+  app: FastifyInstance,
+  options: { distDir: string; isApiPath: (url: string) => boolean },
+) {
+  const { distDir, isApiPath } = options;
   if (!existsSync(join(distDir, 'index.html'))) {
     app.log.warn({ distDir }, 'no built PWA found: run `npm run build` (API only)');
     return;
@@ -20,16 +38,14 @@ export async function staticAppPlugin(app: FastifyInstance, options: { distDir: 
     wildcard: false,
     index: false,
     cacheControl: false,
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
-      const name = filePath.split(/[\\/]/).pop() ?? '';
-      if (NEVER_CACHE.has(name)) reply.header('Cache-Control', 'no-cache');
-      else if (filePath.includes(`${join(distDir, 'assets')}`))
-        reply.header('Cache-Control', 'public, max-age=31536000, immutable');
-      else reply.header('Cache-Control', 'public, max-age=3600');
+      reply.header('Cache-Control', cacheControlFor(distDir, filePath));
     },
   });
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    if (isApiPath(path)) return reply.status(404).send({ message: 'Not found' });
     const file = decodeURIComponent(path).replace(/^\/+/, '');
     if (file && !file.includes('..') && existsSync(join(distDir, file)) && !file.endsWith('/')) {
       return reply.sendFile(file);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -15,6 +15,10 @@ import { deriveKey, keyedHash, safeEqualText } from '../services/signing';
 // store can replace it behind the same four methods). The content type lives in the key's extension,
 // so a key alone says what it is and no sidecar can drift from its file. Files are never served by
 // a public path: callers hand out HMAC-signed links that expire (GET /api/files/<key>?expires&signature).
+// A served file can never act as a page of this site: it comes with a CSP of `default-src 'none'; sandbox`
+// (a PDF or an image with scripts in it runs nothing, reaches nothing, and has no origin to read
+// cookies or storage from), and only images, which the app shows, are `inline`; anything else is a
+// download (`attachment`).
 
 export const FILE_KINDS = ['profile', 'lab', 'prescription', 'appointment'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
@@ -26,6 +30,8 @@ export type FileStorage = {
   /** A relative link (`/api/files/...`) that serves the file until `ttlSeconds` from now. */
   signedUrl: (key: string, ttlSeconds?: number) => string;
   remove: (key: string) => Promise<void>;
+  /** Every stored file of a kind with when it was last written (the orphan sweep looks for leftovers). */
+  list: (kind: FileKind) => Promise<{ key: string; modifiedAt: Date }[]>;
 };
 
 declare module 'fastify' {
@@ -38,6 +44,9 @@ export const DEFAULT_LINK_TTL_SECONDS = 900;
 export const FILE_LINK_INVALID = 'This link is invalid or has expired.';
 export const FILE_GONE = 'This file no longer exists.';
 const FILE_ROUTE_PREFIX = '/api/files/';
+export const STORED_FILE_CSP = "default-src 'none'; sandbox";
+/** What the app shows in the page; everything else is handed to the browser as a download. */
+const INLINE_TYPES: ReadonlySet<StoredContentType> = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 const EXTENSIONS = {
   'image/png': 'png',
@@ -108,6 +117,23 @@ export function createFileStorage(
         if (!isMissingFile(error)) throw error;
       }
     },
+    async list(kind) {
+      const names = await readdir(join(root, kind)).catch((error: unknown) => {
+        if (isMissingFile(error)) return [];
+        throw error;
+      });
+      const files: { key: string; modifiedAt: Date }[] = [];
+      for (const name of names) {
+        const key = `${kind}/${name}`;
+        if (!isValidFileKey(key)) continue; // a temporary or foreign file: not ours to judge
+        try {
+          files.push({ key, modifiedAt: (await stat(pathOf(key))).mtime });
+        } catch (error) {
+          if (!isMissingFile(error)) throw error;
+        }
+      }
+      return files;
+    },
     verifyLink(key, expires, signature) {
       if (!isValidFileKey(key) || !expires || !signature || !/^\d{1,12}$/.test(expires)) return false;
       if (Number(expires) < Date.now() / 1000) return false;
@@ -127,6 +153,7 @@ export const storagePlugin = fp(async (app: FastifyInstance) => {
     read: storage.read,
     signedUrl: storage.signedUrl,
     remove: storage.remove,
+    list: storage.list,
   } satisfies FileStorage);
 
   // Registered here, not under the /api routes, so that the link format and its check live in one file.
@@ -149,10 +176,18 @@ export const storagePlugin = fp(async (app: FastifyInstance) => {
       }
       const file = await storage.read(key);
       if (!file) return reply.status(404).send({ message: FILE_GONE } satisfies ErrorBody);
+      const inline = INLINE_TYPES.has(file.contentType);
       return reply
         .header('Content-Type', file.contentType)
-        .header('Cache-Control', 'private, max-age=300')
+        .header('Cache-Control', 'no-store')
         .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', STORED_FILE_CSP)
+        .header(
+          'Content-Disposition',
+          inline
+            ? 'inline'
+            : `attachment; filename="kincare-${key.split('/')[0]}.${EXTENSIONS[file.contentType]}"`,
+        )
         .send(file.bytes);
     },
   );

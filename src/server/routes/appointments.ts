@@ -12,6 +12,7 @@ import {
 } from '../../domain/appointments';
 import { errorBodySchema } from '../../domain/errors';
 import { records } from '../db/schema';
+import { recordDelivery } from '../services/care-activity';
 import { patientForCall } from '../services/access';
 import {
   appointmentFor,
@@ -25,8 +26,9 @@ import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
 // /api/appointments (SPEC section 7), on the synced-records engine. The mutations live in
 // services/appointment-mutations.ts, shared with the batched replay (POST /api/sync/push).
-// Their checks run inside the idempotent work: a retry of a change that already succeeded gets the
-// stored answer even if, meanwhile, the caller lost the permission it had then.
+// Their checks run inside the idempotent work; a retry of a change that already succeeded gets the stored
+// answer only while the caller keeps the access it needed, else the refusal a fresh call would get.
+// A caregiver who may change but not read a patient's appointments gets back only id and version.
 
 const RESOURCE = 'appointments';
 const errors = {
@@ -63,6 +65,8 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
         .from(records)
         .where(and(...conditions))
         .orderBy(asc(sql`${records.data}->>'appointment_date'`));
+      // A caregiver reading the patient's appointments is shown to the patient (issue 9, point 6).
+      await recordDelivery(app.db, request.auth, { patientId, resource: RESOURCE, count: rows.length });
       return { success: true as const, data: rows.map(asAppointment) };
     },
   );
@@ -76,18 +80,16 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: appointmentResponseSchema, ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: asAppointment(
-        await appointmentFor(
-          app.db,
-          accessChecks(request.auth, { cached: false }),
-          request.params.id,
-          PERMISSIONS.read,
-        ),
-      ),
-      merged: false,
-    }),
+    async (request) => {
+      const row = await appointmentFor(
+        app.db,
+        accessChecks(request.auth, { cached: false }),
+        request.params.id,
+        PERMISSIONS.read,
+      );
+      await recordDelivery(app.db, request.auth, { patientId: row.patientId, resource: RESOURCE, count: 1 });
+      return { success: true as const, data: asAppointment(row), merged: false };
+    },
   );
 
   app.post(

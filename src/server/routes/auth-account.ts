@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
@@ -6,8 +7,12 @@ import {
   loginResponseSchema,
   messageResponseSchema,
   registerBodySchema,
+  resendVerificationBodySchema,
   verifyEmailBodySchema,
+  verifyEmailResponseSchema,
 } from '../../domain/auth';
+import type { Database } from '../db/client';
+import { emailVerifications, users } from '../db/schema';
 import { errorBodySchema } from '../../domain/errors';
 import { HttpError } from '../plugins/errors';
 import { createAccount, findAccountByEmail, type Account } from '../services/accounts';
@@ -17,8 +22,9 @@ import {
   hasRecentVerificationLink,
 } from '../services/email-verifications';
 import { verificationMail } from '../services/mail-templates';
+import { sha256 } from '../services/signing';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../services/passwords';
-import { limitPerIpAndEmail } from './auth-rate-limit';
+import { byAddress, byAddressAndEmail, byEmail, LIMIT_FACTORS, limitBy } from './auth-rate-limit';
 
 // Sign-up, e-mail verification and sign-in.
 
@@ -42,6 +48,21 @@ async function sendVerificationLink(
   }
 }
 
+/**
+ * Whether a link that no longer works (used or expired) belongs to an account that is verified: opening
+ * the link from the e-mail a second time is then no error, and the person is told to sign in. It says
+ * nothing to anyone without the link, which only the account's mailbox received.
+ */
+async function linkOfVerifiedAccount(db: Database, token: string): Promise<boolean> {
+  const [link] = await db
+    .select({ verifiedAt: users.emailVerifiedAt })
+    .from(emailVerifications)
+    .innerJoin(users, eq(users.id, emailVerifications.userId))
+    .where(eq(emailVerifications.tokenHash, sha256(token)))
+    .limit(1);
+  return Boolean(link?.verifiedAt);
+}
+
 /** "We sent you a link" must stay true when the first mail got lost: send a fresh one, not too often. */
 async function resendVerificationLink(app: FastifyInstance, account: Account) {
   if (await hasRecentVerificationLink(app.db, account.id)) return;
@@ -49,14 +70,25 @@ async function resendVerificationLink(app: FastifyInstance, account: Account) {
 }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { loginPerMinute, otpPerMinute } = app.config.rateLimits;
+
   app.post(
     '/register',
     {
+      // Before validation: the password strength check is the costly part of it.
+      preValidation: limitBy(app, [
+        { name: 'register-address', max: otpPerMinute * LIMIT_FACTORS.registerPerAddress, key: byAddress },
+      ]),
       schema: {
         tags: ['auth'],
         summary: 'Creates a Patient or Caregiver account and mails a verification link.',
         body: registerBodySchema,
-        response: { 201: messageResponseSchema, 400: errorBodySchema, 409: errorBodySchema },
+        response: {
+          201: messageResponseSchema,
+          400: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
@@ -76,21 +108,57 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Verifies the e-mail address with the token from the mailed link (single use, 24 hours).',
         body: verifyEmailBodySchema,
-        response: { 200: messageResponseSchema, 400: errorBodySchema },
+        response: { 200: verifyEmailResponseSchema, 400: errorBodySchema },
       },
     },
     async (request) => {
-      if (!(await consumeVerificationToken(app.db, request.body.token))) {
-        throw new HttpError(400, AUTH_MESSAGES.verifyLinkInvalid);
+      const { token } = request.body;
+      if (await consumeVerificationToken(app.db, token)) {
+        return { success: true, message: EMAIL_VERIFIED_MESSAGE, already_verified: false };
       }
-      return { success: true, message: EMAIL_VERIFIED_MESSAGE };
+      if (await linkOfVerifiedAccount(app.db, token)) {
+        return { success: true, message: AUTH_MESSAGES.emailAlreadyVerified, already_verified: true };
+      }
+      throw new HttpError(400, AUTH_MESSAGES.verifyLinkInvalid);
+    },
+  );
+
+  app.post(
+    '/resend-verification',
+    {
+      preHandler: limitBy(app, [
+        { name: 'resend-verification-address-email', max: otpPerMinute, key: byAddressAndEmail },
+        {
+          name: 'resend-verification-address',
+          max: otpPerMinute * LIMIT_FACTORS.otpPerAddress,
+          key: byAddress,
+        },
+        { name: 'resend-verification-email', max: otpPerMinute * LIMIT_FACTORS.otpPerEmail, key: byEmail },
+      ]),
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Mails a fresh verification link to an account that is not verified yet; the same answer for any e-mail.',
+        body: resendVerificationBodySchema,
+        response: { 200: messageResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const account = await findAccountByEmail(app.db, request.body.email);
+      // Unknown and already verified addresses get the same answer: it must not tell who has an account.
+      if (account && !account.emailVerifiedAt) await resendVerificationLink(app, account);
+      return { success: true, message: AUTH_MESSAGES.verificationResent };
     },
   );
 
   app.post(
     '/login',
     {
-      config: { rateLimit: limitPerIpAndEmail(app.config.rateLimits.loginPerMinute) },
+      preHandler: limitBy(app, [
+        { name: 'login-address-email', max: loginPerMinute, key: byAddressAndEmail },
+        { name: 'login-address', max: loginPerMinute * LIMIT_FACTORS.loginPerAddress, key: byAddress },
+        { name: 'login-email', max: loginPerMinute * LIMIT_FACTORS.loginPerEmail, key: byEmail },
+      ]),
       schema: {
         tags: ['auth'],
         summary: 'Signs in with e-mail and password; answers a bearer token.',
@@ -115,12 +183,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         await resendVerificationLink(app, account);
         throw new HttpError(403, AUTH_MESSAGES.emailNotVerified, 'EMAIL_NOT_VERIFIED');
       }
-      return {
-        success: true as const,
-        accessToken: app.issueToken(account),
-        role: account.role,
-        userId: account.id,
-      };
+      const { token } = await app.openSession(request, account.id);
+      return { success: true as const, accessToken: token, role: account.role, userId: account.id };
     },
   );
 };

@@ -11,6 +11,7 @@ import { users } from '../db/schema';
 import { HttpError } from '../plugins/errors';
 import { checkUsAddress } from '../services/zip-lookup';
 import { requireProfile, signedIn } from './auth-common';
+import { byUser, limitBy, VALIDATE_ADDRESS_PER_MINUTE } from './auth-rate-limit';
 
 // The signed-in user's own profile: read it, accept the beta policy, check a US address.
 // (update-profile, which takes a multipart form, lives in auth-update-profile.ts.)
@@ -55,13 +56,21 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/validate-address',
     {
-      preHandler: app.authenticate,
+      preHandler: [
+        app.authenticate,
+        limitBy(app, [{ name: 'validate-address-user', max: VALIDATE_ADDRESS_PER_MINUTE, key: byUser }]),
+      ],
       schema: {
         tags: ['auth'],
         summary: 'Checks a US address: the zip must exist and belong to the city and state given.',
         ...signedIn,
         body: addressBodySchema,
-        response: { 200: validatedAddressResponseSchema, 400: errorBodySchema, 401: errorBodySchema },
+        response: {
+          200: validatedAddressResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request) => {

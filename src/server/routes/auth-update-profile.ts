@@ -10,8 +10,8 @@ import {
 } from '../../domain/auth';
 import { errorBodySchema } from '../../domain/errors';
 import { UPLOAD_MESSAGES } from '../../domain/uploads';
-import { HttpError } from '../plugins/errors';
-import { detectFileType } from '../services/file-type';
+import { HttpError, readingForm } from '../plugins/errors';
+import { detectFileType, imageSizeProblem } from '../services/file-type';
 import { saveProfileChanges, type ProfileChanges } from '../services/profile';
 import { requireProfile, signedIn } from './auth-common';
 
@@ -39,10 +39,10 @@ function isFileTooLarge(error: unknown): boolean {
 }
 
 /** The photo's bytes and real type (read from its first bytes, not from what the browser claims). */
-async function readPhoto(part: MultipartFile): Promise<PhotoChange> {
+async function readPhoto(part: MultipartFile, maxPixels: number): Promise<PhotoChange> {
   let bytes: Buffer;
   try {
-    bytes = await part.toBuffer();
+    bytes = await readingForm(() => part.toBuffer());
   } catch (error) {
     if (isFileTooLarge(error)) throw new HttpError(413, PHOTO_SIZE_MESSAGE);
     throw error;
@@ -51,22 +51,28 @@ async function readPhoto(part: MultipartFile): Promise<PhotoChange> {
   if (bytes.length === 0 && !part.filename) return undefined;
   const contentType = detectFileType(bytes);
   if (!isPhotoType(contentType)) throw new HttpError(415, PHOTO_TYPE_MESSAGE);
+  const sizeProblem = imageSizeProblem(bytes, contentType, maxPixels);
+  if (sizeProblem === 'too-many-pixels')
+    throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(maxPixels));
+  if (sizeProblem === 'unreadable') throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
   return { bytes, contentType };
 }
 
-async function readProfileForm(request: FastifyRequest): Promise<ProfileForm> {
+async function readProfileForm(request: FastifyRequest, maxPixels: number): Promise<ProfileForm> {
   if (!request.isMultipart()) throw new HttpError(415, NOT_MULTIPART_MESSAGE);
   const form: ProfileForm = { fields: {}, photo: undefined };
-  for await (const part of request.parts({ limits: { fileSize: PROFILE_PHOTO_MAX_BYTES } })) {
-    if (part.type === 'file') {
-      if (part.fieldname !== PHOTO_FIELD) throw new HttpError(400, ONLY_PHOTO_MESSAGE);
-      form.photo = await readPhoto(part);
-    } else if (part.fieldname === PHOTO_FIELD) {
-      if (part.value === '') form.photo = null;
-    } else if (typeof part.value === 'string') {
-      form.fields[part.fieldname] = part.value;
+  await readingForm(async () => {
+    for await (const part of request.parts({ limits: { fileSize: PROFILE_PHOTO_MAX_BYTES } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== PHOTO_FIELD) throw new HttpError(400, ONLY_PHOTO_MESSAGE);
+        form.photo = await readPhoto(part, maxPixels);
+      } else if (part.fieldname === PHOTO_FIELD) {
+        if (part.value === '') form.photo = null;
+      } else if (typeof part.value === 'string') {
+        form.fields[part.fieldname] = part.value;
+      }
     }
-  }
+  });
   return form;
 }
 
@@ -124,7 +130,7 @@ export const updateProfileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = request.auth;
-      const form = await readProfileForm(request);
+      const form = await readProfileForm(request, app.config.uploads.maxPixels);
       const changes = parseProfileFields(form.fields);
       const stored = form.photo
         ? await app.storage.put('profile', form.photo.bytes, form.photo.contentType)

@@ -1,33 +1,63 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { userIdParamsSchema, userInfoQuerySchema, userResponseSchema } from '../../domain/auth';
+import type { FastifyRequest } from 'fastify';
+import {
+  userIdParamsSchema,
+  userInfoQuerySchema,
+  userInfoResponseSchema,
+  userResponseSchema,
+} from '../../domain/auth';
 import { errorBodySchema } from '../../domain/errors';
 import { HttpError } from '../plugins/errors';
-import { areLinked, findPublicUserByEmail, findPublicUserById } from '../services/user-directory';
+import { areLinked, findInvitee, findPublicUserById } from '../services/user-directory';
 import { signedIn } from './auth-common';
+import { byAddress, byUser, LIMIT_FACTORS, limitBy } from './auth-rate-limit';
 
-// Looking other people up: by e-mail (before inviting them) and by id (only oneself and linked people).
+// Looking other people up: by e-mail (a patient before inviting them) and by id (only oneself and
+// linked people).
+
+export const ONLY_PATIENTS_LOOK_UP_MESSAGE = 'Only patients can look people up to invite them.';
+export const NO_USER_WITH_EMAIL_MESSAGE = 'No user found with this email.';
+
+/** Which e-mails have accounts is worth knowing to a spammer: only a patient inviting someone may ask. */
+async function requirePatient(request: FastifyRequest): Promise<void> {
+  if (request.auth.role !== 'Patient' || !request.auth.patientId) {
+    throw new HttpError(403, ONLY_PATIENTS_LOOK_UP_MESSAGE);
+  }
+}
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { otpPerMinute } = app.config.rateLimits;
+
   app.get(
     '/user-info',
     {
-      preHandler: app.authenticate,
+      preHandler: [
+        app.authenticate,
+        limitBy(app, [
+          { name: 'user-info-user', max: otpPerMinute * LIMIT_FACTORS.userInfoPerUser, key: byUser },
+          { name: 'user-info-address', max: otpPerMinute * LIMIT_FACTORS.userInfoPerAddress, key: byAddress },
+        ]),
+        requirePatient,
+      ],
       schema: {
         tags: ['auth'],
-        summary: 'Finds a user by e-mail.',
+        summary:
+          'For a signed-in patient about to invite someone: the id, name and role of the account with this e-mail.',
         ...signedIn,
         querystring: userInfoQuerySchema,
         response: {
-          200: userResponseSchema,
+          200: userInfoResponseSchema,
           400: errorBodySchema,
           401: errorBodySchema,
+          403: errorBodySchema,
           404: errorBodySchema,
+          429: errorBodySchema,
         },
       },
     },
     async (request) => {
-      const user = await findPublicUserByEmail(app.db, request.query.email);
-      if (!user) throw new HttpError(404, 'No user found with this email.');
+      const user = await findInvitee(app.db, request.query.email);
+      if (!user) throw new HttpError(404, NO_USER_WITH_EMAIL_MESSAGE);
       return { success: true as const, data: user };
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { IDEMPOTENCY_HEADER, idempotencyKeySchema } from '../../domain/sync';
 import { fingerprintOf, runIdempotent, type StoredAnswer, type Transaction } from '../services/idempotency';
+import { accessChecks, replayCheck } from '../services/record-mutations';
 
 /** Headers of a mutating call: the optional Idempotency-Key (other headers pass through untouched). */
 export const mutationHeadersSchema = z.looseObject({ [IDEMPOTENCY_HEADER]: idempotencyKeySchema.optional() });
@@ -28,6 +29,7 @@ export async function sendIdempotent(
       userId: request.auth.userId,
       key,
       fingerprint: options.fingerprint ?? fingerprintOf(request.method, request.url, request.body),
+      check: replayCheck(accessChecks(request.auth, { cached: false })),
     },
     work,
   );

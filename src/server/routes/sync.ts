@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
 import { pullQuerySchema, pullResponseSchema, pushBodySchema, pushResponseSchema } from '../../domain/sync';
 import { readScopeOf } from '../services/access';
-import { pullChanges } from '../services/records';
+import { recordPulledPage } from '../services/care-activity';
+import { pullChanges } from '../services/sync-pull';
 import { applyPushedChanges } from '../services/sync-push';
 
-// GET /api/sync/pull: every change the caller may see since the cursor, in pages.
+// GET /api/sync/pull: every change the caller may see since the cursor, in pages (a caregiver's pages are
+// recorded as deliveries on each patient's activity log).
 // POST /api/sync/push: a batch of queued changes, each answered as its REST call would be (see sync-push).
 export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', app.authenticate);
@@ -24,7 +26,10 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await readScopeOf(app.db, request.auth);
-      return pullChanges(app.db, scope, request.query);
+      const page = await pullChanges(app.db, scope, request.query);
+      // A caregiver's device received a patient's records: the patient sees it on their activity log.
+      await recordPulledPage(app.db, request.auth, page.changes);
+      return page;
     },
   );
   app.post(

@@ -14,26 +14,32 @@ import {
 import { records, uploads } from '../db/schema';
 import type { Database } from '../db/client';
 import type { AuthUser } from '../plugins/auth';
-import { mayActOn } from '../services/access';
+import { mayActOn, requireBetaPolicyAccepted } from '../services/access';
 import { RESOURCE_READ_PERMISSION } from '../../domain/permissions';
 import type { SyncedResource } from '../../domain/sync';
-import { HttpError } from '../plugins/errors';
-import { detectFileType } from '../services/file-type';
+import { HttpError, readingForm } from '../plugins/errors';
+import { detectFileType, imageSizeProblem } from '../services/file-type';
+import { checkUploadBytes, checkUploadCount, isAnsweredUpload } from '../services/upload-quota';
+import { IDEMPOTENCY_HEADER } from '../../domain/sync';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
 // POST /api/upload-image?type=: stores one file (multipart field `image`) after checking its real type by
 // its first bytes, records who uploaded it, and answers its key and a signed link. With an
 // Idempotency-Key (the sync engine sends one per file chosen offline) a repeated upload stores nothing
 // new and answers the same key. GET /api/upload-image/preview_image gives the owner a fresh signed link.
+// Each person's uploads are limited per minute (rate limit) and per day and in all (services/upload-quota),
+// and an image whose header claims more than UPLOAD_MAX_PIXELS pixels is refused.
 
 const FILE_FIELD = 'image';
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
+  403: errorBodySchema,
   404: errorBodySchema,
   409: errorBodySchema,
   413: errorBodySchema,
   415: errorBodySchema,
+  429: errorBodySchema,
 };
 
 /** Whether a record the caller may read (own, or a patient who granted the resource's Read permission) holds this file. */
@@ -52,9 +58,21 @@ async function referencedByReadableRecord(db: Database, auth: AuthUser, key: str
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
+  const { uploads: quota } = app.config;
+
   app.post(
     '/',
     {
+      config: {
+        rateLimit: {
+          max: app.config.rateLimits.uploadsPerMinute,
+          timeWindow: '1 minute',
+          // After authentication (a plugin-level preHandler, so it runs first): counted per person.
+          hook: 'preHandler',
+          keyGenerator: (request) => `upload|${request.auth.userId}`,
+          errorResponseBuilder: () => new HttpError(429, UPLOAD_MESSAGES.tooManyUploads),
+        },
+      },
       schema: {
         tags: ['files'],
         headers: mutationHeadersSchema,
@@ -63,15 +81,27 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      const { userId } = request.auth;
+      // Before the file is read: no bytes of someone who may not store anything yet are taken in.
+      await requireBetaPolicyAccepted(app.db, userId);
       if (!request.isMultipart()) throw new HttpError(415, 'Send the file as a multipart form.');
-      const part = await request.file();
+      const header = request.headers[IDEMPOTENCY_HEADER];
+      // A replay stores nothing new: it is not counted, and a full quota must not hide its answer.
+      const replay = await isAnsweredUpload(app.db, userId, typeof header === 'string' ? header : undefined);
+      if (!replay) await checkUploadCount(app.db, userId, quota);
+      const part = await readingForm(() => request.file());
       if (!part || part.fieldname !== FILE_FIELD) throw new HttpError(400, UPLOAD_MESSAGES.fileMissing);
-      const bytes = await part.toBuffer();
+      const bytes = await readingForm(() => part.toBuffer());
       const type = request.query.type;
       const contentType = detectFileType(bytes);
       if (!contentType || !ACCEPTED_UPLOAD_TYPES[type].includes(contentType)) {
         throw new HttpError(415, type === 'profile' ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType);
       }
+      const sizeProblem = imageSizeProblem(bytes, contentType, quota.maxPixels);
+      if (sizeProblem === 'too-many-pixels')
+        throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(quota.maxPixels));
+      if (sizeProblem === 'unreadable') throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+      if (!replay) await checkUploadBytes(app.db, userId, bytes.length, quota);
       const fingerprint = createHash('sha256').update(`upload ${type} `).update(bytes).digest('base64url');
       const withFreshLink = (body: unknown) => {
         const key = (body as UploadResponse).files[0]?.key ?? '';
@@ -83,7 +113,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         async (tx) => {
           // A crash between this write and the commit leaves an unreferenced file, never a missing one.
           const { key } = await app.storage.put(type, bytes, contentType);
-          await tx.insert(uploads).values({ key, ownerUserId: request.auth.userId, kind: type });
+          await tx.insert(uploads).values({ key, ownerUserId: userId, kind: type, sizeBytes: bytes.length });
           return {
             statusCode: 201,
             body: { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse,

@@ -23,7 +23,6 @@ export type Account = {
   email: string;
   role: Role;
   passwordHash: string;
-  tokenVersion: number;
   emailVerifiedAt: Date | null;
 };
 
@@ -51,7 +50,6 @@ const accountColumns = {
   email: users.email,
   role: users.role,
   passwordHash: users.passwordHash,
-  tokenVersion: users.tokenVersion,
   emailVerifiedAt: users.emailVerifiedAt,
 };
 
@@ -70,21 +68,20 @@ export async function findAccountById(db: Queryable, id: string): Promise<Accoun
 }
 
 /**
- * Stores a new password hash and bumps the token version, which signs out every token issued before.
- * Returns what a fresh token needs.
+ * Stores a new password hash; null when the account is gone. Ending the sessions that the old password
+ * opened is the caller's part (services/sessions.ts), in the same transaction.
  */
 export async function replacePassword(
   db: Queryable,
   userId: string,
   passwordHash: string,
   options: { markEmailVerified?: boolean } = {},
-): Promise<{ id: string; tokenVersion: number } | null> {
+): Promise<{ id: string } | null> {
   const now = new Date();
   const [updated] = await db
     .update(users)
     .set({
       passwordHash,
-      tokenVersion: sql`${users.tokenVersion} + 1`,
       updatedAt: now,
       // Receiving the reset code proves the mailbox as well as a verification link would.
       ...(options.markEmailVerified
@@ -92,6 +89,6 @@ export async function replacePassword(
         : {}),
     })
     .where(eq(users.id, userId))
-    .returning({ id: users.id, tokenVersion: users.tokenVersion });
+    .returning({ id: users.id });
   return updated ?? null;
 }

@@ -9,9 +9,10 @@ import {
 } from '../../domain/appointments';
 import type { Permission } from '../../domain/permissions';
 import { uploads } from '../db/schema';
+import { notAllowed } from './access';
 import { HttpError } from '../plugins/errors';
 import type { StoredAnswer } from './idempotency';
-import { defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
+import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
 import { createRecord, deleteRecord, findRecord, toWire, updateRecord, type RecordRow } from './records';
 import type { Queryable } from './transaction';
 
@@ -33,7 +34,11 @@ async function checkAttachment({ tx, auth }: MutationContext, key: string | null
   if (!owned) throw new HttpError(400, MESSAGES.attachmentUnknown);
 }
 
-/** The appointment if it exists and the caller may do `permission` on it; 404 otherwise (never reveal it). */
+/**
+ * The appointment if it exists and the caller may do `permission` on it. A caller who may not even read it
+ * gets 404 (never reveal that it exists); one who may read it but not do this gets 403, since they can
+ * see it and deserve the true reason (a caregiver whose Edit permission was withdrawn).
+ */
 export async function appointmentFor(
   db: Queryable,
   access: AccessChecks,
@@ -42,10 +47,11 @@ export async function appointmentFor(
   allowDeleted = false,
 ): Promise<RecordRow> {
   const row = await findRecord(db, RESOURCE, id);
-  if (!row || (row.deletedAt && !allowDeleted) || !(await access.mayActOn(db, row.patientId, permission))) {
-    throw new HttpError(404, MESSAGES.notFound);
-  }
-  return row;
+  if (!row || (row.deletedAt && !allowDeleted)) throw new HttpError(404, MESSAGES.notFound);
+  if (await access.mayActOn(db, row.patientId, permission)) return row;
+  if (permission !== PERMISSIONS.read && (await access.mayActOn(db, row.patientId, PERMISSIONS.read)))
+    throw notAllowed();
+  throw new HttpError(404, MESSAGES.notFound);
 }
 
 export async function createAppointment(
@@ -54,6 +60,7 @@ export async function createAppointment(
 ): Promise<StoredAnswer> {
   const { id, patient_id, base_version: _base, changed_at, caregiver_id: _claimed, ...fields } = body;
   const { tx, auth } = context;
+  await context.access.requireBetaPolicy(tx);
   const patientId = await context.access.patientForCall(tx, patient_id, PERMISSIONS.add);
   await checkAttachment(context, fields.attachment_key);
   const row = await createRecord(
@@ -69,7 +76,11 @@ export async function createAppointment(
     },
     context.writeOptions,
   );
-  return { statusCode: 201, body: { success: true, data: asAppointment(row), merged: false } };
+  return answerAbout(
+    context,
+    { patientId, permission: PERMISSIONS.add },
+    { statusCode: 201, body: { success: true, data: asAppointment(row), merged: false } },
+  );
 }
 
 export async function updateAppointment(
@@ -78,6 +89,7 @@ export async function updateAppointment(
   body: z.output<typeof updateAppointmentBodySchema>,
 ): Promise<StoredAnswer> {
   const { base_version, changed_at, ...patch } = body;
+  await context.access.requireBetaPolicy(context.tx);
   await checkAttachment(context, patch.attachment_key);
   const current = await appointmentFor(context.tx, context.access, id, PERMISSIONS.edit, true);
   const { row, merged } = await updateRecord(
@@ -86,24 +98,34 @@ export async function updateAppointment(
     { patch, baseVersion: base_version, changedAt: changed_at, deletedMessage: MESSAGES.deletedElsewhere },
     context.writeOptions,
   );
-  return { statusCode: 200, body: { success: true, data: asAppointment(row), merged } };
+  return answerAbout(
+    context,
+    { patientId: current.patientId, permission: PERMISSIONS.edit },
+    { statusCode: 200, body: { success: true, data: asAppointment(row), merged } },
+  );
 }
 
 export async function deleteAppointment(context: MutationContext, id: string): Promise<StoredAnswer> {
+  await context.access.requireBetaPolicy(context.tx);
   const current = await appointmentFor(context.tx, context.access, id, PERMISSIONS.delete, true);
   const row = await deleteRecord(context.tx, current, context.writeOptions);
-  return {
-    statusCode: 200,
-    body: {
-      success: true,
-      message: 'Appointment deleted',
-      data: { id: row.id, version: row.version, deleted: true },
+  return answerAbout(
+    context,
+    { patientId: current.patientId, permission: PERMISSIONS.delete },
+    {
+      statusCode: 200,
+      body: {
+        success: true,
+        message: 'Appointment deleted',
+        data: { id: row.id, version: row.version, deleted: true },
+      },
     },
-  };
+  );
 }
 
 export const appointmentMutations = defineMutations({
   path: '/api/appointments',
+  notFound: MESSAGES.notFound,
   create: {
     body: createAppointmentBodySchema,
     run: (context, _id, body) => createAppointment(context, body),

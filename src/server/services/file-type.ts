@@ -1,3 +1,5 @@
+import { imageSize } from 'image-size';
+
 // The real type of an uploaded file, read from its first bytes: the type a browser declares is only
 // the file name's extension, and a renamed text file must not be stored or served as an image.
 
@@ -23,4 +25,26 @@ export function detectFileType(bytes: Buffer): DetectedFileType | null {
   if (startsWithText(bytes, 'RIFF') && startsWithText(bytes, 'WEBP', 8)) return 'image/webp';
   if (startsWithText(bytes, '%PDF-')) return 'application/pdf';
   return null;
+}
+
+/**
+ * Why an image may not be stored: its header claims more than `maxPixels` pixels (a small file can claim
+ * 100,000 x 100,000, and every device that shows it would try to decode that), or no size can be read
+ * from it. Null when it is fine, or not an image. Only the header is read; nothing is decoded.
+ */
+export function imageSizeProblem(
+  bytes: Buffer,
+  type: DetectedFileType,
+  maxPixels: number,
+): 'too-many-pixels' | 'unreadable' | null {
+  if (!type.startsWith('image/')) return null;
+  let size: { width?: number; height?: number };
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return 'unreadable';
+  }
+  const { width, height } = size;
+  if (!width || !height) return 'unreadable';
+  return width * height > maxPixels ? 'too-many-pixels' : null;
 }

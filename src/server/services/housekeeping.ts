@@ -2,29 +2,37 @@ import type { FastifyInstance } from 'fastify';
 import { TOMBSTONE_DAYS } from '../../domain/sync';
 import { purgeTombstones } from './records';
 import { purgeIdempotencyKeys } from './idempotency';
-import { removeOrphanAttachments } from './orphan-files';
+import { removeOrphanFiles } from './orphan-files';
+import { purgeOldSessions } from './sessions';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Forgets tombstones and idempotent answers older than the horizon, and removes unreferenced files. */
+/**
+ * Forgets tombstones and idempotent answers older than the horizon, sign-ins that ended or expired more
+ * than 30 days ago, and removes files of every kind that nothing has referred to for a day (see orphan-files).
+ */
 export async function runHousekeeping(
   app: FastifyInstance,
   now = Date.now(),
-): Promise<{ purged: number; orphans: number }> {
+): Promise<{ purged: number; orphans: number; sessions: number }> {
   const before = new Date(now - TOMBSTONE_DAYS * DAY_MS);
   const purged = await purgeTombstones(app.db, before);
   await purgeIdempotencyKeys(app.db, before);
-  const orphans = await removeOrphanAttachments(app.db, app.storage, new Date(now - DAY_MS));
-  return { purged, orphans };
+  const orphans = await removeOrphanFiles(app.db, app.storage, new Date(now - DAY_MS));
+  const sessions = await purgeOldSessions(app.db, new Date(now));
+  return { purged, orphans, sessions };
 }
 
 /** Runs the housekeeping once at start and then daily. */
 export function scheduleHousekeeping(app: FastifyInstance): void {
   const run = async () => {
     try {
-      const { purged, orphans } = await runHousekeeping(app);
-      if (purged > 0 || orphans > 0)
-        app.log.info({ purged, orphans }, 'old tombstones and unreferenced files removed');
+      const { purged, orphans, sessions } = await runHousekeeping(app);
+      if (purged > 0 || orphans > 0 || sessions > 0)
+        app.log.info(
+          { purged, orphans, sessions },
+          'old tombstones, sign-ins and unreferenced files removed',
+        );
     } catch (error) {
       app.log.error({ err: error }, 'housekeeping failed');
     }

@@ -3,7 +3,9 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import type { ErrorBody } from '../../domain/errors';
+import { isPermission, type Permission } from '../../domain/permissions';
 import { HttpError } from '../plugins/errors';
+import { notAllowed } from './access';
 
 // Idempotent mutations: the Idempotency-Key and the answer are stored in the same transaction as the
 // change, so a repeated key (a retry after a lost answer, a duplicated delivery) gets the stored answer
@@ -12,9 +14,36 @@ import { HttpError } from '../plugins/errors';
 // takes it as final, so a late copy of the same request must not be applied after the person was told it
 // was refused (say, once the caregiver has been given the permission meanwhile). An unexpected failure
 // (5xx) keeps nothing, not even the claim: the device sends the change again.
+//
+// A success is kept with the patient and the permission the call needed (`access`): a stored answer is
+// only as good as the access it was given under, so a replay checks that the caller still has it and
+// otherwise gets the refusal a fresh call would get (`ReplayCheck`, by the caller, who knows that refusal).
 
-export type StoredAnswer = { statusCode: number; body: unknown };
+/** The patient and the permission a stored success was about. */
+export type AnswerAccess = { patientId: string; permission: Permission };
+export type StoredAnswer = { statusCode: number; body: unknown; access?: AnswerAccess | undefined };
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * The answer a replay gives now: the stored one when the caller still has its access (perhaps with less
+ * in it), else the refusal a fresh call gets. Called only for a stored answer with `access`.
+ */
+export type ReplayCheck = (
+  tx: Transaction,
+  stored: StoredAnswer & { access: AnswerAccess },
+) => Promise<StoredAnswer | HttpError>;
+
+/** Without a check for it, a stored answer about a patient is not given again (never a leak by omission). */
+const refuseReplay: ReplayCheck = async () => notAllowed();
+
+/** A stored answer, re-checked against the caller's access now when it was about a patient. */
+export async function answerOnReplay(
+  tx: Transaction,
+  stored: StoredAnswer,
+  check: ReplayCheck = refuseReplay,
+): Promise<StoredAnswer | HttpError> {
+  return stored.access ? check(tx, { ...stored, access: stored.access }) : stored;
+}
 
 /** The answer the error handler (plugins/errors.ts) gives for an HttpError. */
 export function answerOfError(error: HttpError): StoredAnswer {
@@ -35,16 +64,33 @@ const keyReused = () => new HttpError(409, 'This Idempotency-Key was already use
 const keyBusy = () => new HttpError(503, 'This request is already being processed. Try again in a moment.');
 
 type Answered = StoredAnswer & { fingerprint: string };
+type StoredRow = typeof idempotencyKeys.$inferSelect;
+
+/** A stored row as an answer (one about a patient with no permission we know is not given again). */
+function answeredOf(row: StoredRow): Answered {
+  const { statusCode, body, fingerprint, patientId, permission } = row;
+  if (!patientId) return { statusCode, body, fingerprint };
+  if (!isPermission(permission)) return { ...answerOfError(notAllowed()), fingerprint };
+  return { statusCode, body, fingerprint, access: { patientId, permission } };
+}
 
 /** The answer to a key that was answered before: the same request replays it, another one is refused. */
 function replayOf(stored: Answered, fingerprint: string): StoredAnswer | HttpError {
   if (stored.fingerprint !== fingerprint) return keyReused();
-  return { statusCode: stored.statusCode, body: stored.body };
+  return { statusCode: stored.statusCode, body: stored.body, access: stored.access };
 }
+
+/** The columns that keep an answer and the access it was about. */
+const storedColumns = (answer: StoredAnswer) => ({
+  statusCode: answer.statusCode,
+  body: answer.body,
+  patientId: answer.access?.patientId ?? null,
+  permission: answer.access?.permission ?? null,
+});
 
 export async function runIdempotent(
   db: Database,
-  request: { userId: string; key: string | undefined; fingerprint: string },
+  request: { userId: string; key: string | undefined; fingerprint: string; check?: ReplayCheck | undefined },
   work: (tx: Transaction) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
   const { key } = request;
@@ -61,9 +107,12 @@ export async function runIdempotent(
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, key)));
       if (!stored) throw keyBusy();
-      const replay = replayOf(stored, request.fingerprint);
+      const replay = replayOf(answeredOf(stored), request.fingerprint);
       if (replay instanceof HttpError) throw replay;
-      return { ...replay, replayed: true };
+      const answer = await answerOnReplay(tx, replay, request.check);
+      // Refused for lost access: the answer of a fresh call, not a replay.
+      if (answer instanceof HttpError) return { ...answerOfError(answer), replayed: false };
+      return { ...answer, replayed: true };
     }
     let answer: StoredAnswer;
     try {
@@ -75,7 +124,7 @@ export async function runIdempotent(
     }
     await tx
       .update(idempotencyKeys)
-      .set({ statusCode: answer.statusCode, body: answer.body })
+      .set(storedColumns(answer))
       .where(and(eq(idempotencyKeys.userId, request.userId), eq(idempotencyKeys.key, key)));
     return { ...answer, replayed: false };
   });
@@ -130,7 +179,7 @@ export class IdempotencyLedger {
         .select()
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, userId), inArray(idempotencyKeys.key, taken)));
-      for (const row of stored) ledger.answered.set(row.key, row);
+      for (const row of stored) ledger.answered.set(row.key, answeredOf(row));
     }
     return ledger;
   }
@@ -140,7 +189,10 @@ export class IdempotencyLedger {
     return this.open.size > 0;
   }
 
-  /** Replay, refuse or run the call with this key (a refused call leaves its key open: it may run again). */
+  /**
+   * Replay, refuse or run the call with this key (a refused call leaves its key open: it may run again).
+   * A replay's answer still has to pass `answerOnReplay`.
+   */
   decide(key: string, fingerprint: string): KeyDecision {
     const done = this.answered.get(key);
     if (done) {
@@ -163,14 +215,17 @@ export class IdempotencyLedger {
   async settle(): Promise<void> {
     const { tx, userId } = this;
     if (this.toStore.size > 0) {
-      const rows = [...this.toStore].map(
-        ([key, answer]) =>
-          sql`(${key}, ${answer.fingerprint}, ${answer.statusCode}::integer, ${JSON.stringify(answer.body)}::jsonb)`,
-      );
+      const rows = [...this.toStore].map(([key, answer]) => {
+        const { statusCode, body, patientId, permission } = storedColumns(answer);
+        return sql`(${key}, ${answer.fingerprint}, ${statusCode}::integer, ${JSON.stringify(body)}::jsonb,
+          ${patientId}::uuid, ${permission}::text)`;
+      });
       await tx.execute(sql`
         update ${idempotencyKeys} as stored
-        set fingerprint = answer.fingerprint, status_code = answer.status_code, body = answer.body
-        from (values ${sql.join(rows, sql`, `)}) as answer(key, fingerprint, status_code, body)
+        set fingerprint = answer.fingerprint, status_code = answer.status_code, body = answer.body,
+          patient_id = answer.patient_id, permission = answer.permission
+        from (values ${sql.join(rows, sql`, `)})
+          as answer(key, fingerprint, status_code, body, patient_id, permission)
         where stored.user_id = ${userId} and stored.key = answer.key`);
     }
     if (this.open.size > 0) {

@@ -1,10 +1,17 @@
 import type { z } from 'zod';
 import type { ErrorBody } from '../../domain/errors';
-import type { Permission } from '../../domain/permissions';
+import { readPermissionOf, type Permission } from '../../domain/permissions';
 import type { PushChange } from '../../domain/sync';
 import type { AuthUser } from '../plugins/auth';
-import { mayActOn, patientForCall } from './access';
-import { fingerprintOf, type StoredAnswer, type Transaction } from './idempotency';
+import { mayActOn, patientForCall, requireBetaPolicyAccepted } from './access';
+import { recordWrite } from './care-activity';
+import {
+  fingerprintOf,
+  type AnswerAccess,
+  type ReplayCheck,
+  type StoredAnswer,
+  type Transaction,
+} from './idempotency';
 import type { WriteOptions } from './records';
 import type { Queryable } from './transaction';
 
@@ -18,6 +25,8 @@ import type { Queryable } from './transaction';
 export type AccessChecks = {
   mayActOn(db: Queryable, patientId: string, permission: Permission): Promise<boolean>;
   patientForCall(db: Queryable, named: string | undefined, permission: Permission): Promise<string>;
+  /** 403 unless the caller may write at all (the beta policy accepted); every mutation asks first. */
+  requireBetaPolicy(db: Queryable): Promise<void>;
 };
 
 /** What a mutation handler works with: who calls, in which transaction, and how writes find the lock. */
@@ -37,8 +46,10 @@ export function accessChecks(auth: AuthUser, options: { cached: boolean }): Acce
   const direct: AccessChecks = {
     mayActOn: (db, patientId, permission) => mayActOn(db, auth, patientId, permission),
     patientForCall: (db, named, permission) => patientForCall(db, auth, named, permission),
+    requireBetaPolicy: (db) => requireBetaPolicyAccepted(db, auth.userId),
   };
   if (!options.cached) return direct;
+  let writer: Promise<void> | undefined;
   const mayAct = new Map<string, Promise<boolean>>();
   const patients = new Map<string, Promise<string>>();
   const remembered = <T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>) => {
@@ -56,12 +67,61 @@ export function accessChecks(auth: AuthUser, options: { cached: boolean }): Acce
       remembered(patients, `${named ?? ''} ${permission}`, () =>
         direct.patientForCall(db, named, permission),
       ),
+    requireBetaPolicy: (db) => (writer ??= direct.requireBetaPolicy(db)),
   };
 }
 
 /** The context of one REST call: its own transaction, no cache, the version lock still to take. */
 export function restContext(tx: Transaction, auth: AuthUser): MutationContext {
   return { tx, auth, access: accessChecks(auth, { cached: false }), writeOptions: {} };
+}
+
+/** What an answer about a record keeps for a caller who may change the record but not read it. */
+const RECEIPT_FIELDS = ['id', 'version', 'deleted'];
+
+/** The answer with its record reduced to id, version and whether it is deleted (see recordReceiptSchema). */
+export function withoutRecordFields(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('data' in body)) return body;
+  const { data } = body;
+  if (typeof data !== 'object' || data === null) return body;
+  const receipt = Object.fromEntries(
+    Object.entries(data).filter(([field]) => RECEIPT_FIELDS.includes(field)),
+  );
+  return { ...body, data: receipt };
+}
+
+/**
+ * A mutation's success, kept with the access it needed (for the replay check), and showing the record only
+ * to a caller who may read it: a caregiver granted Edit but not Read learns no more by editing.
+ * Every mutation ends here, by REST or in a pushed batch, in its transaction and never for a replay: so a
+ * caregiver's write is put on the patient's activity log here, and only if the write commits.
+ */
+export async function answerAbout(
+  context: MutationContext,
+  access: AnswerAccess,
+  answer: { statusCode: number; body: unknown },
+): Promise<StoredAnswer> {
+  await recordWrite(context.tx, context.auth, { ...access, body: answer.body });
+  const readable = await context.access.mayActOn(
+    context.tx,
+    access.patientId,
+    readPermissionOf(access.permission),
+  );
+  return { ...answer, body: readable ? answer.body : withoutRecordFields(answer.body), access };
+}
+
+/**
+ * The replay check of a record mutation: the stored answer, with the record only for a caller who may
+ * still read it. A caller who lost the access the change needed gets a receipt (id and version): the
+ * change was made, so answering as a fresh call would (a refusal) would be untrue, and their device
+ * would throw away a change the server holds; a receipt says it was made and shows nothing more.
+ */
+export function replayCheck(access: AccessChecks): ReplayCheck {
+  return async (tx, stored) => {
+    const { patientId, permission } = stored.access;
+    if (await access.mayActOn(tx, patientId, readPermissionOf(permission))) return stored;
+    return { ...stored, body: withoutRecordFields(stored.body) };
+  };
 }
 
 /** The answer the error handler gives when a route's schema refuses the body. */
@@ -76,7 +136,11 @@ export function answerOfInvalidBody(error: z.ZodError): StoredAnswer {
 
 /** A pushed change made ready: its REST call, validated, and the work to run; or the 400 its body gets. */
 export type PreparedMutation =
-  | { valid: true; fingerprint: string; run: (context: MutationContext) => Promise<StoredAnswer> }
+  | {
+      valid: true;
+      fingerprint: string;
+      run: (context: MutationContext) => Promise<StoredAnswer>;
+    }
   | { valid: false; answer: StoredAnswer };
 
 export type ResourceMutations = Record<PushChange['op'], (change: PushChange) => PreparedMutation>;
@@ -93,6 +157,8 @@ type BodyHandler<Schema extends z.ZodType> = {
  */
 export function defineMutations<Create extends z.ZodType, Update extends z.ZodType>(resource: {
   path: string;
+  /** The 404 message of an unknown (or hidden) record of this resource. */
+  notFound: string;
   create: BodyHandler<Create>;
   update: BodyHandler<Update>;
   delete: { run: (context: MutationContext, id: string) => Promise<StoredAnswer> };

@@ -4,8 +4,14 @@ import type { PushChange, PushResult } from '../../domain/sync';
 import type { Database } from '../db/client';
 import type { AuthUser } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
-import { answerOfError, IdempotencyLedger, type StoredAnswer, type Transaction } from './idempotency';
-import { accessChecks, type MutationContext, type PreparedMutation } from './record-mutations';
+import {
+  answerOfError,
+  answerOnReplay,
+  IdempotencyLedger,
+  type StoredAnswer,
+  type Transaction,
+} from './idempotency';
+import { accessChecks, replayCheck, type MutationContext, type PreparedMutation } from './record-mutations';
 import { takeVersionLock } from './records';
 import { SYNCED_MUTATIONS } from './synced-mutations';
 
@@ -87,7 +93,9 @@ async function applyBatch(
       }
       const decision = ledger.decide(key, mutation.fingerprint);
       if (decision.kind === 'replay') {
-        answer(key, decision.answer);
+        // Re-checked against the caller's access now, as a REST replay.
+        const replay = await answerOnReplay(tx, decision.answer, replayCheck(shared.access));
+        answer(key, replay instanceof HttpError ? answerOfError(replay) : replay);
         continue;
       }
       if (decision.kind === 'refuse') {

@@ -1,10 +1,10 @@
 import { and, eq, or, type SQL } from 'drizzle-orm';
-import type { PublicUser } from '../../domain/auth';
+import type { PublicUser, UserInfo } from '../../domain/auth';
 import { careLinks, caregivers, patients, users } from '../db/schema';
 import type { Queryable } from './transaction';
 
-// Looks people up for one another: by e-mail (to invite them) and by id, where only the person and
-// the people linked to them through care_links may see a profile.
+// Looks people up for one another: by e-mail (a patient about to invite them: id, name and role only)
+// and by id, where only the person and the people linked to them through care_links may see a profile.
 
 async function findPublicUser(db: Queryable, where: SQL): Promise<PublicUser | null> {
   const [row] = await db
@@ -24,8 +24,14 @@ async function findPublicUser(db: Queryable, where: SQL): Promise<PublicUser | n
   return row ?? null;
 }
 
-export function findPublicUserByEmail(db: Queryable, email: string): Promise<PublicUser | null> {
-  return findPublicUser(db, eq(users.email, email.toLowerCase()));
+/** The account of this e-mail as an invitation needs it (id, name, role); null when there is none. */
+export async function findInvitee(db: Queryable, email: string): Promise<UserInfo | null> {
+  const [row] = await db
+    .select({ id: users.id, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()))
+    .limit(1);
+  return row ?? null;
 }
 
 export function findPublicUserById(db: Queryable, id: string): Promise<PublicUser | null> {

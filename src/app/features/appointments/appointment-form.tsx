@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   APPOINTMENT_STATUSES,
+  APPOINTMENT_STEP_MINUTES,
   appointmentFormSchema,
   isoToLocalInput,
   localInputToIso,
@@ -24,7 +25,8 @@ type Props = {
   patientId: string;
   caregiverId: string | null;
   editing: Appointment | null;
-  onDone: (message: string) => void;
+  /** Saved: the toast's words and the appointment's id, to move focus to it in the list. */
+  onDone: (message: string, id: string) => void;
   onCancel: () => void;
 };
 
@@ -46,6 +48,31 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const { busy, failure, run } = useSubmit();
   const [attachment, setAttachment] = useState<Attachment | null>(null);
   const [attachmentError, setAttachmentError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // Focus lands on the first field when the form opens, so keyboard and screen reader users start there.
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, []);
+
+  // A field shows its error on blur only once the person changed it. The form opens with the focus in the
+  // title: an error appearing as the focus leaves it untouched would push the buttons down between press
+  // and release, and the tap on Add or Cancel would be lost.
+  const field = (name: keyof typeof initial) => {
+    const props = form.field(name);
+    return {
+      ...props,
+      onBlur: () => {
+        if (form.values[name] !== initial[name]) props.onBlur();
+      },
+    };
+  };
+
+  // A submit with errors moves focus to the first field that has one.
+  const focusFirstError = () =>
+    requestAnimationFrame(() =>
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+    );
 
   const chooseFile = (file: File | undefined) => {
     const problem = file ? uploadProblem('appointment', file) : null;
@@ -56,7 +83,10 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const values = form.validate<AppointmentForm>();
-    if (!values || attachmentError) return;
+    if (!values || attachmentError) {
+      focusFirstError();
+      return;
+    }
     const fields = {
       ...values,
       appointment_date: localInputToIso(values.appointment_date) ?? '',
@@ -71,20 +101,22 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
           doctor_id: editing.doctor_id,
         });
         await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
+        onDone('Appointment updated', editing.id);
       } else {
-        await addAppointment(userDb(), {
+        const id = await addAppointment(userDb(), {
           ...fields,
           patient_id: patientId,
           caregiver_id: caregiverId,
           attachment,
         });
+        onDone('Appointment added', id);
       }
-      onDone(editing ? 'Appointment updated' : 'Appointment added');
     });
   };
 
   return (
     <form
+      ref={formRef}
       onSubmit={(event) => void submit(event)}
       noValidate
       aria-label={editing ? 'Edit appointment' : 'New appointment'}
@@ -94,21 +126,22 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
         label="Title"
         required
         placeholder="e.g. Cardiology check-up"
-        {...form.field('appointment_title')}
+        {...field('appointment_title')}
       />
-      {/* The platform's own picker: works offline, on phones and with a keyboard, in 30-minute steps. */}
+      {/* The platform's own picker: works offline, on phones and with a keyboard. Its arrows step by
+          15 minutes; any typed minute is kept (the form does not ask the browser to check the step). */}
       <TextField
         label="Date and time"
         type="datetime-local"
-        step={1800}
+        step={APPOINTMENT_STEP_MINUTES * 60}
         required
-        {...form.field('appointment_date')}
+        {...field('appointment_date')}
       />
       <SelectField
         label="Doctor"
         placeholder={doctors.length === 0 ? 'No doctors added yet' : '--- Select Doctor ---'}
         options={doctors.map((doctor) => ({ value: doctor.id, label: doctor.name }))}
-        {...form.field('doctor_id')}
+        {...field('doctor_id')}
       />
       <SelectField
         label="Status"
@@ -116,10 +149,10 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
           value: status,
           label: status[0]?.toUpperCase() + status.slice(1),
         }))}
-        {...form.field('status')}
+        {...field('status')}
       />
-      <TextField label="Location" placeholder="Clinic, address or video link" {...form.field('location')} />
-      <TextField label="Notes" placeholder="What to bring, questions to ask" {...form.field('notes')} />
+      <TextField label="Location" placeholder="Clinic, address or video link" {...field('location')} />
+      <TextField label="Notes" placeholder="What to bring, questions to ask" {...field('notes')} />
       <div className="sm:col-span-2">
         <FileField
           label={`${editing?.attachment_key ? 'Replace the attachment' : 'Attachment'} (a photo or PDF of a referral letter or appointment card)`}

@@ -1,6 +1,9 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { CalendarClock, CircleCheck, CircleX, CloudUpload, Paperclip } from 'lucide-react';
 import { formatDateTime } from '../../../domain/dates';
 import type { Appointment } from '../../../domain/appointments';
 import { Button } from '../../ui/button';
+import { Badge, type BadgeTone } from '../../ui/badge';
 import { fileUrl } from '../../../local/files';
 import toast from 'react-hot-toast';
 
@@ -20,12 +23,18 @@ type Props = {
   canDelete: boolean;
   onEdit: (appointment: Appointment) => void;
   onDelete: (appointment: Appointment) => void;
+  /** The appointment that was just saved: it takes the focus once it shows in the list. */
+  focusId?: string | null;
+  onFocused?: () => void;
+  /** Who added an appointment, in words ('Alex', 'you'), for those a caregiver added; null otherwise. */
+  addedBy?: (caregiverId: string | null) => string | null;
 };
 
-const STATUS_STYLE: Record<Appointment['status'], string> = {
-  scheduled: 'bg-brand-100 text-brand-900',
-  completed: 'bg-slate-200 text-slate-800',
-  cancelled: 'bg-red-100 text-red-800',
+// The status in words with colour (the word carries the meaning).
+const STATUS_BADGE: Record<Appointment['status'], { tone: BadgeTone; icon: ReactNode; label: string }> = {
+  scheduled: { tone: 'info', icon: <CalendarClock />, label: 'Scheduled' },
+  completed: { tone: 'success', icon: <CircleCheck />, label: 'Completed' },
+  cancelled: { tone: 'danger', icon: <CircleX />, label: 'Cancelled' },
 };
 
 export function AppointmentList({
@@ -36,71 +45,127 @@ export function AppointmentList({
   canDelete,
   onEdit,
   onDelete,
+  focusId = null,
+  onFocused,
+  addedBy = () => null,
 }: Props) {
   const headingId = `${title.toLowerCase()}-heading`;
   return (
     <section aria-labelledby={headingId} className="mb-8">
-      <h2 id={headingId} className="mb-3 text-lg font-semibold text-slate-900">
+      <h2 id={headingId} className="mb-3 text-heading text-text">
         {title}
       </h2>
       {appointments.length === 0 ? (
-        <p className="text-slate-700">{emptyText}</p>
+        <p className="text-muted">{emptyText}</p>
       ) : (
         <ul className="space-y-3">
           {appointments.map((appointment) => (
-            <li
+            <AppointmentItem
               key={appointment.id}
-              className="flex flex-wrap items-start justify-between gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
-            >
-              <div>
-                <p className="font-semibold text-slate-900">{appointment.appointment_title}</p>
-                <p className="text-slate-700">{formatDateTime(appointment.appointment_date)}</p>
-                {appointment.location ? (
-                  <p className="text-sm text-slate-700">{appointment.location}</p>
-                ) : null}
-                {appointment.notes ? <p className="text-sm text-slate-600">{appointment.notes}</p> : null}
-                {appointment.attachment_key ? (
-                  <button
-                    type="button"
-                    className="text-sm font-semibold text-brand-800 underline"
-                    onClick={() => void openAttachment(appointment.attachment_key ?? '')}
-                  >
-                    View attachment
-                  </button>
-                ) : null}
-                <span
-                  className={`mt-1 inline-block rounded px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[appointment.status]}`}
-                >
-                  {appointment.status}
-                </span>
-                {appointment.version === 0 ? (
-                  <span className="ml-2 text-xs text-slate-600">Not synced yet</span>
-                ) : null}
-              </div>
-              <div className="flex gap-2">
-                {canEdit ? (
-                  <Button
-                    variant="secondary"
-                    onClick={() => onEdit(appointment)}
-                    aria-label={`Edit ${appointment.appointment_title}`}
-                  >
-                    Edit
-                  </Button>
-                ) : null}
-                {canDelete ? (
-                  <Button
-                    variant="ghost"
-                    onClick={() => onDelete(appointment)}
-                    aria-label={`Delete ${appointment.appointment_title}`}
-                  >
-                    Delete
-                  </Button>
-                ) : null}
-              </div>
-            </li>
+              appointment={appointment}
+              canEdit={canEdit}
+              canDelete={canDelete}
+              onEdit={onEdit}
+              onDelete={onDelete}
+              focus={appointment.id === focusId}
+              onFocused={onFocused}
+              addedBy={addedBy(appointment.caregiver_id)}
+            />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+function AppointmentItem({
+  appointment,
+  canEdit,
+  canDelete,
+  onEdit,
+  onDelete,
+  focus,
+  onFocused,
+  addedBy,
+}: {
+  appointment: Appointment;
+  canEdit: boolean;
+  canDelete: boolean;
+  onEdit: (appointment: Appointment) => void;
+  onDelete: (appointment: Appointment) => void;
+  focus: boolean;
+  onFocused: (() => void) | undefined;
+  addedBy: string | null;
+}) {
+  const ref = useRef<HTMLLIElement>(null);
+  // After a save, focus moves to the result, so a keyboard or screen reader user hears what was saved.
+  useEffect(() => {
+    if (!focus) return;
+    ref.current?.focus();
+    onFocused?.();
+  }, [focus, onFocused]);
+  return (
+    <li
+      ref={ref}
+      tabIndex={-1}
+      data-appointment-id={appointment.id}
+      className="flex flex-wrap items-start justify-between gap-3 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border focus:outline-none focus:ring-2 focus:ring-focus"
+    >
+      <div className="min-w-0">
+        <p className="font-semibold text-text [overflow-wrap:anywhere]">{appointment.appointment_title}</p>
+        <p className="text-text">{formatDateTime(appointment.appointment_date)}</p>
+        {appointment.location ? (
+          <p className="text-small text-muted [overflow-wrap:anywhere]">{appointment.location}</p>
+        ) : null}
+        {appointment.notes ? (
+          <p className="text-small text-muted [overflow-wrap:anywhere]">{appointment.notes}</p>
+        ) : null}
+        {addedBy ? (
+          <p className="text-small text-muted" data-testid="added-by">
+            Added by {addedBy}
+          </p>
+        ) : null}
+        {appointment.attachment_key ? (
+          <button
+            type="button"
+            className="inline-flex min-h-11 items-center gap-1 text-small font-semibold text-primary-strong underline focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+            onClick={() => void openAttachment(appointment.attachment_key ?? '')}
+          >
+            <Paperclip aria-hidden="true" className="h-4 w-4" />
+            View attachment
+          </button>
+        ) : null}
+        <div className="mt-1 flex flex-wrap gap-2">
+          <Badge tone={STATUS_BADGE[appointment.status].tone} icon={STATUS_BADGE[appointment.status].icon}>
+            {STATUS_BADGE[appointment.status].label}
+          </Badge>
+          {appointment.version === 0 ? (
+            <Badge tone="warning" icon={<CloudUpload />}>
+              Not synced yet
+            </Badge>
+          ) : null}
+        </div>
+      </div>
+      <div className="flex gap-2">
+        {canEdit ? (
+          <Button
+            variant="secondary"
+            onClick={() => onEdit(appointment)}
+            aria-label={`Edit ${appointment.appointment_title}`}
+          >
+            Edit
+          </Button>
+        ) : null}
+        {canDelete ? (
+          <Button
+            variant="ghost"
+            onClick={() => onDelete(appointment)}
+            aria-label={`Delete ${appointment.appointment_title}`}
+          >
+            Delete
+          </Button>
+        ) : null}
+      </div>
+    </li>
   );
 }

@@ -31,3 +31,23 @@ export function useDoctors(patientId: string | null): LocalDoctor[] {
     ) ?? []
   );
 }
+
+/**
+ * Who added a record, in words, from its caregiver_id: 'you' for this caregiver's own, the caregiver's
+ * name for a patient (from the replica's list of their caregivers), else 'a caregiver' (a link since
+ * removed, or another caregiver a caregiver cannot see). Null for the patient's own records.
+ */
+export function useAddedBy(ownCaregiverId: string | null): (caregiverId: string | null) => string | null {
+  const names = useLiveQuery(
+    async () =>
+      hasUserDb()
+        ? new Map((await userDb().careApproved.toArray()).map((link) => [link.caregiver_id, link.name]))
+        : new Map<string, string>(),
+    [],
+  );
+  return (caregiverId) => {
+    if (!caregiverId) return null;
+    if (caregiverId === ownCaregiverId) return 'you';
+    return names?.get(caregiverId) ?? 'a caregiver';
+  };
+}

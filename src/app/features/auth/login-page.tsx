@@ -6,7 +6,7 @@ import { SignUpForm } from './sign-up-form';
 import { ForgotPassword } from './forgot-password';
 
 const tabClass = ({ selected }: { selected: boolean }) =>
-  `flex-1 rounded-md px-4 py-2 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
+  `min-h-11 flex-1 rounded-md px-4 py-2 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
     selected ? 'bg-white text-brand-900 shadow' : 'text-slate-700 hover:text-slate-900'
   }`;
 

@@ -1,20 +1,31 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import toast from 'react-hot-toast';
 import { loginBodySchema, type LoginBody } from '../../../domain/auth';
-import { signIn } from '../../../local/account';
+import { signIn } from './account-actions';
 import { TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
+import { useOnline } from '../../shell/use-online';
 import { homeFor } from '../../shell/guards';
+import { statusOf, OFFLINE_MESSAGE } from '../../../local/http-errors';
+import { ResendVerification } from './resend-verification';
+
+const ConfirmDialog = lazy(() =>
+  import('../../ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })),
+);
 
 export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void }) {
   const navigate = useNavigate();
   const form = useZodForm(loginBodySchema, { email: '', password: '' });
   const { busy, failure, run } = useSubmit();
+  const online = useOnline();
+  // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
+  const shownFailure = online && failure === OFFLINE_MESSAGE ? null : failure;
+  // The address of a sign-in refused as not verified yet (403): the person can ask for a new link.
+  const [unverified, setUnverified] = useState<string | null>(null);
   const [othersUnsent, setOthersUnsent] = useState<{ count: number; answer: (ok: boolean) => void } | null>(
     null,
   );
@@ -34,15 +45,19 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
     event.preventDefault();
     const body = form.validate<LoginBody>();
     if (!body) return;
-    await run(async () => {
-      const profile = await signIn(body, confirmDeletingOthersChanges);
-      if (!profile) return;
-      toast.success('Logged in successfully');
-      await navigate({
-        to: profile.beta_policy_accepted_at ? homeFor(profile.role) : '/beta-user-policy',
-        replace: true,
-      });
-    });
+    setUnverified(null);
+    await run(
+      async () => {
+        const profile = await signIn(body, confirmDeletingOthersChanges);
+        if (!profile) return;
+        toast.success('Logged in successfully');
+        await navigate({
+          to: profile.beta_policy_accepted_at ? homeFor(profile.role) : '/beta-user-policy',
+          replace: true,
+        });
+      },
+      (error) => setUnverified(statusOf(error) === 403 ? body.email : null),
+    );
   };
 
   return (
@@ -55,25 +70,31 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
         required
         {...form.field('password')}
       />
-      <FormAlert message={failure} />
-      <Button type="submit" className="w-full" disabled={busy}>
+      <FormAlert message={shownFailure} />
+      {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
+      <Button type="submit" className="mt-4 w-full" disabled={busy}>
         {busy ? 'Signing in...' : 'Sign in'}
       </Button>
       <button
         type="button"
         onClick={onForgotPassword}
-        className="mt-4 block text-sm font-medium text-brand-800 underline"
+        className="mt-2 block min-h-11 text-sm font-medium text-brand-800 underline"
       >
         Forgot password?
       </button>
-      <ConfirmDialog
-        open={othersUnsent !== null}
-        title="Unsent changes on this device"
-        message={`This device holds ${othersUnsent?.count === 1 ? '1 unsent change' : `${othersUnsent?.count ?? 0} unsent changes`} of the person who used Kincare here before. Signing in as you will delete ${othersUnsent?.count === 1 ? 'it' : 'them'}.`}
-        confirmLabel={`Delete ${othersUnsent?.count === 1 ? 'it' : 'them'} and continue`}
-        onConfirm={() => othersUnsent?.answer(true)}
-        onClose={() => othersUnsent?.answer(false)}
-      />
+      {/* Loaded when it is needed (rarely): the sign-in page shows without the dialog's code. */}
+      {othersUnsent ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            title="Unsent changes on this device"
+            message={`This device holds ${othersUnsent?.count === 1 ? '1 unsent change' : `${othersUnsent?.count ?? 0} unsent changes`} of the person who used Kincare here before. Signing in as you will delete ${othersUnsent?.count === 1 ? 'it' : 'them'}.`}
+            confirmLabel={`Delete ${othersUnsent?.count === 1 ? 'it' : 'them'} and continue`}
+            onConfirm={() => othersUnsent?.answer(true)}
+            onClose={() => othersUnsent?.answer(false)}
+          />
+        </Suspense>
+      ) : null}
     </form>
   );
 }

@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { registerBodySchema, type RegisterBody } from '../../../domain/auth';
 import { ACCOUNT_TYPES } from '../../../domain/options';
-import { register } from '../../../local/account';
-import { fieldErrors } from '../../../local/http';
+import { register } from './account-actions';
+import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
 import { SelectField, TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
+import { useOnline } from '../../shell/use-online';
+import { ResendVerification } from './resend-verification';
 
 export function SignUpForm() {
   const form = useZodForm(registerBodySchema, {
@@ -17,8 +19,11 @@ export function SignUpForm() {
     role: 'Patient',
     zip_code: '',
   });
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ message: string; email: string } | null>(null);
   const { busy, failure, run } = useSubmit();
+  const online = useOnline();
+  // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
+  const shownFailure = online && failure === OFFLINE_MESSAGE ? null : failure;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -26,7 +31,7 @@ export function SignUpForm() {
     if (!body) return;
     await run(
       async () => {
-        setDone(await register(body));
+        setDone({ message: await register(body), email: body.email });
       },
       (error) => form.setServerErrors(fieldErrors(error)),
     );
@@ -34,9 +39,15 @@ export function SignUpForm() {
 
   if (done) {
     return (
-      <div role="status" className="rounded bg-brand-50 p-4 text-brand-900">
-        <p className="font-semibold">Almost there!</p>
-        <p className="mt-1">{done}</p>
+      <div>
+        <div role="status" className="rounded-control bg-primary-soft p-4 text-primary-strong">
+          <p className="font-semibold">Almost there!</p>
+          <p className="mt-1">{done.message}</p>
+        </div>
+        <p className="mt-4 text-small text-muted">
+          No e-mail after a few minutes? Check your spam folder, or:
+        </p>
+        <ResendVerification email={done.email} />
       </div>
     );
   }
@@ -60,7 +71,7 @@ export function SignUpForm() {
         required
         {...form.field('zip_code')}
       />
-      <FormAlert message={failure} />
+      <FormAlert message={shownFailure} />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? 'Creating your account...' : 'Create account'}
       </Button>

@@ -1,41 +1,288 @@
+import { useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { Card, PageTitle } from '../../ui/page';
+import { DateTime } from 'luxon';
+import { CalendarClock, FlaskConical, HeartPulse, Pill, RefreshCw } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+import { formatDateTime } from '../../../domain/dates';
+import type { Permission } from '../../../domain/permissions';
+import { syncNow } from '../../../local/sync-client';
+import { Button } from '../../ui/button';
+import { PageTitle } from '../../ui/page';
+import { useCaregiverPermissions } from '../../shell/use-caregiver-permissions';
+import { useOnline } from '../../shell/use-online';
+import { useSelectedPatientId } from '../../shell/use-selected-patient';
 import { useProfile, useSession } from '../../shell/use-session';
+import { useNextAppointments } from './use-next-appointments';
+import { useSyncFacts, type SyncFacts } from './use-sync-facts';
 
-/** The home screen after sign-in: a welcome and the way to each section. */
+// Home (/dashboard and /caregiver/dashboard): what comes next, read from this device's tables (so it
+// opens offline), and whether this device's changes reached the server. The medicines, results and
+// check-in cards are filled by the features that bring them; until then each says what to do and links
+// to a screen that exists.
+
+const NEXT_APPOINTMENTS = 3;
+
+const linkClass =
+  'inline-flex min-h-11 items-center font-semibold text-primary-strong underline focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
+
+function HomeCard({
+  id,
+  title,
+  icon: Icon,
+  children,
+}: {
+  id: string;
+  title: string;
+  icon: LucideIcon;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={`${id}-heading`}
+      data-testid={`home-${id}`}
+      className="flex flex-col rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border sm:p-5"
+    >
+      <h2 id={`${id}-heading`} className="mb-2 flex items-center gap-2 text-heading text-text">
+        <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+type Paths = {
+  appointments: '/appointments' | '/caregiver/appointments';
+  prescriptions: '/prescriptions' | '/caregiver/prescriptions';
+  labReport: '/lab-report' | '/caregiver/lab-report';
+  medicalHistory: '/medical-history' | '/caregiver/medical-history';
+};
+
+const PATIENT_PATHS: Paths = {
+  appointments: '/appointments',
+  prescriptions: '/prescriptions',
+  labReport: '/lab-report',
+  medicalHistory: '/medical-history',
+};
+const CAREGIVER_PATHS: Paths = {
+  appointments: '/caregiver/appointments',
+  prescriptions: '/caregiver/prescriptions',
+  labReport: '/caregiver/lab-report',
+  medicalHistory: '/caregiver/medical-history',
+};
+
 export function DashboardPage() {
   const profile = useProfile();
   const session = useSession();
+  const selected = useSelectedPatientId();
+  const held = useCaregiverPermissions();
   const caregiver = session?.role === 'Caregiver';
+  const patientId = caregiver ? selected : (profile?.patient_id ?? null);
+  // A patient may open every section of their own; a caregiver those the selected patient granted.
+  const may = (permission: Permission) => !caregiver || held.includes(permission);
+  const paths = caregiver ? CAREGIVER_PATHS : PATIENT_PATHS;
+
   return (
     <>
       <PageTitle
         description={
-          caregiver ? 'Look after the people you care for.' : 'Everything about your health, in one place.'
+          caregiver
+            ? 'What is next for the person you care for.'
+            : 'What is next for your health, at a glance.'
         }
       >
         Dashboard
       </PageTitle>
-      <Card>
-        <p className="text-slate-800">Welcome{profile ? `, ${profile.name}` : ''}.</p>
-        {caregiver ? (
-          <p className="mt-2 text-slate-700">
-            Patients who invite you appear under{' '}
-            <Link to="/caregiver/patients" className="font-semibold text-brand-800 underline">
-              Patients
-            </Link>
-            .
+      {caregiver && !selected ? (
+        <div
+          className="mb-4 rounded-card bg-primary-soft p-4 text-primary-strong"
+          data-testid="home-no-patient"
+        >
+          <p>
+            No patient is selected. Patients who invite you appear under Patients; once you select one, their
+            appointments show here.
           </p>
-        ) : (
-          <p className="mt-2 text-slate-700">
-            Start with your{' '}
-            <Link to="/profile" className="font-semibold text-brand-800 underline">
-              profile
-            </Link>
-            , then add your doctors and appointments.
+          <Link to="/caregiver/patients" className={linkClass}>
+            Go to Patients
+          </Link>
+        </div>
+      ) : null}
+      <div className="grid gap-4 md:grid-cols-2">
+        <NextAppointments
+          patientId={patientId}
+          allowed={may('ReadAppointment')}
+          canAdd={may('AddAppointment')}
+          path={paths.appointments}
+          caregiver={caregiver}
+        />
+        <SyncCard />
+        <HomeCard id="medicines" title="Today’s medicines" icon={Pill}>
+          <p className="text-muted">
+            {caregiver
+              ? 'The medicines due today will show here once the patient’s prescriptions are in Kincare.'
+              : 'The medicines you take today will show here, with a reminder for each, once your prescriptions are in Kincare.'}
           </p>
-        )}
-      </Card>
+          <SectionLink allowed={may('ReadPrescription')} to={paths.prescriptions}>
+            Go to Prescriptions
+          </SectionLink>
+        </HomeCard>
+        <HomeCard id="results" title="Latest results" icon={FlaskConical}>
+          <p className="text-muted">
+            {caregiver
+              ? 'The newest lab results will show here once the patient’s lab reports are in Kincare.'
+              : 'Your newest lab results will show here once you keep your lab reports in Kincare.'}
+          </p>
+          <SectionLink allowed={may('ReadLabReport')} to={paths.labReport}>
+            Go to Lab Reports
+          </SectionLink>
+        </HomeCard>
+        <HomeCard id="check-in" title="Check-in" icon={HeartPulse}>
+          <p className="text-muted">
+            {caregiver
+              ? 'The patient’s daily health check-ins will show here, kept with their medical history.'
+              : 'A short daily check-in on how you feel will start here, and its notes will be kept with your medical history.'}
+          </p>
+          <SectionLink allowed={may('ReadMedicalHistory')} to={paths.medicalHistory}>
+            Go to Medical History
+          </SectionLink>
+        </HomeCard>
+      </div>
     </>
+  );
+}
+
+function SectionLink({
+  allowed,
+  to,
+  children,
+}: {
+  allowed: boolean;
+  to: Paths[keyof Paths];
+  children: ReactNode;
+}) {
+  if (!allowed) {
+    return (
+      <p className="mt-2 text-small text-muted">The patient has not given you access to this section.</p>
+    );
+  }
+  return (
+    <Link to={to} className={`${linkClass} mt-auto`}>
+      {children}
+    </Link>
+  );
+}
+
+function NextAppointments({
+  patientId,
+  allowed,
+  canAdd,
+  path,
+  caregiver,
+}: {
+  patientId: string | null;
+  allowed: boolean;
+  canAdd: boolean;
+  path: Paths['appointments'];
+  caregiver: boolean;
+}) {
+  const next = useNextAppointments(allowed ? patientId : null, NEXT_APPOINTMENTS);
+  let body: ReactNode;
+  if (!patientId) {
+    body = <p className="text-muted">Select a patient to see their next appointments.</p>;
+  } else if (!allowed) {
+    body = <p className="text-muted">The patient has not given you permission to see their appointments.</p>;
+  } else if (!next) {
+    body = <p className="text-muted">Checking your health data...</p>;
+  } else if (next.length === 0) {
+    body = (
+      <>
+        <p className="text-muted">
+          {caregiver ? 'No upcoming appointments for this patient.' : 'No upcoming appointments.'}{' '}
+          {canAdd ? 'Add the next visit, and it is kept on this device even without a signal.' : ''}
+        </p>
+        <Link to={path} className={`${linkClass} mt-auto`}>
+          {canAdd ? 'Add an appointment' : 'Go to Appointments'}
+        </Link>
+      </>
+    );
+  } else {
+    body = (
+      <>
+        <ul className="divide-y divide-border">
+          {next.map((appointment) => (
+            <li key={appointment.id} className="py-2">
+              <p className="font-semibold text-text">{appointment.appointment_title}</p>
+              <p className="text-muted">{formatDateTime(appointment.appointment_date)}</p>
+              {appointment.location ? <p className="text-small text-muted">{appointment.location}</p> : null}
+            </li>
+          ))}
+        </ul>
+        <Link to={path} className={`${linkClass} mt-auto`}>
+          See all appointments
+        </Link>
+      </>
+    );
+  }
+  return (
+    <HomeCard id="appointments" title="Next appointments" icon={CalendarClock}>
+      {body}
+    </HomeCard>
+  );
+}
+
+function syncSummary(online: boolean, facts: SyncFacts): string {
+  const parts: string[] = [];
+  if (facts.waiting > 0) {
+    parts.push(
+      `${facts.waiting === 1 ? '1 change is' : `${facts.waiting} changes are`} saved on this device and ${
+        online ? 'being sent' : 'will be sent when you are back online'
+      }.`,
+    );
+  } else {
+    parts.push('Every change is saved on the server.');
+  }
+  if (facts.failed > 0) {
+    parts.push(
+      `${facts.failed === 1 ? '1 change was' : `${facts.failed} changes were`} not accepted: open the sync status at the top of the screen to see why, and what you typed.`,
+    );
+  }
+  return parts.join(' ');
+}
+
+function SyncCard() {
+  const online = useOnline();
+  const facts = useSyncFacts();
+  const [syncing, setSyncing] = useState(false);
+  const run = async () => {
+    setSyncing(true);
+    try {
+      await syncNow();
+    } finally {
+      setSyncing(false);
+    }
+  };
+  const last = facts?.lastSyncAt ? DateTime.fromMillis(facts.lastSyncAt).toRelative() : null;
+  return (
+    <HomeCard id="sync" title="This device" icon={RefreshCw}>
+      <p className="font-medium text-text" data-testid="home-sync-state">
+        {online ? 'Online' : 'Offline'}
+        {facts && facts.waiting > 0 ? ` · ${facts.waiting} waiting` : ''}
+        {facts && facts.failed > 0 ? ` · ${facts.failed} failed` : ''}
+      </p>
+      {facts ? <p className="mt-1 text-muted">{syncSummary(online, facts)}</p> : null}
+      <p className="mt-1 text-small text-muted">
+        {last ? `Last synced ${last}.` : 'Not synced yet on this device.'}
+      </p>
+      <div className="mt-auto pt-3">
+        <Button
+          variant="secondary"
+          className="min-h-11"
+          disabled={!online || syncing}
+          onClick={() => void run()}
+        >
+          {syncing ? 'Syncing...' : 'Sync now'}
+        </Button>
+      </div>
+    </HomeCard>
   );
 }

@@ -2,15 +2,20 @@ import { Card, PageTitle } from '../../ui/page';
 import { useProfile } from '../../shell/use-session';
 import { ProfileForm } from './profile-form';
 import { ChangePasswordForm } from './change-password-form';
+import { SignIns } from './sign-ins';
+import { ThemeSwitch } from '../../ui/theme-switch';
 
-/** /profile and /caregiver/profile: who you are, your details, your password. */
+/** /profile and /caregiver/profile: who you are, your details, your password, where you are signed in. */
 export function ProfilePage() {
   const profile = useProfile();
   if (!profile) return <PageTitle>Profile</PageTitle>;
   return (
     <>
-      <PageTitle description={profile.email}>Profile</PageTitle>
-      <div className="grid gap-6 lg:grid-cols-3">
+      <PageTitle description={<span className="[overflow-wrap:anywhere]">{profile.email}</span>}>
+        Profile
+      </PageTitle>
+      {/* minmax(0, 1fr): a long e-mail address wraps inside its card instead of widening the page on a phone. */}
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-1">
           <h2 className="mb-3 text-lg font-semibold">About you</h2>
           {profile.photo_url ? (
@@ -39,6 +44,14 @@ export function ProfilePage() {
           <h2 className="mb-3 text-lg font-semibold">Change password</h2>
           <ChangePasswordForm />
         </Card>
+        <Card className="lg:col-span-3">
+          <h2 className="mb-3 text-lg font-semibold">Display</h2>
+          <ThemeSwitch />
+        </Card>
+        <Card className="lg:col-span-3">
+          <h2 className="mb-3 text-lg font-semibold">Signed-in devices</h2>
+          <SignIns />
+        </Card>
       </div>
     </>
   );
@@ -48,7 +61,7 @@ function Row({ term, value }: { term: string; value: string }) {
   return (
     <div className="flex justify-between gap-4">
       <dt className="text-slate-600">{term}</dt>
-      <dd className="text-right font-medium text-slate-900">{value}</dd>
+      <dd className="min-w-0 text-right font-medium [overflow-wrap:anywhere] text-slate-900">{value}</dd>
     </div>
   );
 }

@@ -1,6 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UpcomingSection } from '../../../ui/upcoming-section';
+import { CareGiverPage } from '../../../features/care-giver/care-giver-page';
 
-export const Route = createFileRoute('/_app/_patient/care-giver')({
-  component: () => <UpcomingSection title="Caregivers" />,
-});
+export const Route = createFileRoute('/_app/_patient/care-giver')({ component: CareGiverPage });

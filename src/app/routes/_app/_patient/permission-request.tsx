@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UpcomingSection } from '../../../ui/upcoming-section';
+import { PermissionRequestsPage } from '../../../features/permission-requests/permission-requests-page';
 
 export const Route = createFileRoute('/_app/_patient/permission-request')({
-  component: () => <UpcomingSection title="Caregivers Permission List" />,
+  component: PermissionRequestsPage,
 });

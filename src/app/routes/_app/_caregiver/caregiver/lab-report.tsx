@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UpcomingSection } from '../../../../ui/upcoming-section';
+import { ComingSoonPage } from '../../../../features/coming-soon/coming-soon-page';
 
 export const Route = createFileRoute('/_app/_caregiver/caregiver/lab-report')({
-  component: () => <UpcomingSection title="Lab Report History" />,
+  component: () => <ComingSoonPage section="lab-report" />,
 });

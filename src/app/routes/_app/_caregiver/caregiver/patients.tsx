@@ -1,6 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UpcomingSection } from '../../../../ui/upcoming-section';
+import { PatientsPage } from '../../../../features/caregiver-patients/patients-page';
 
-export const Route = createFileRoute('/_app/_caregiver/caregiver/patients')({
-  component: () => <UpcomingSection title="Patients" />,
-});
+export const Route = createFileRoute('/_app/_caregiver/caregiver/patients')({ component: PatientsPage });

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { UpcomingSection } from '../../../../ui/upcoming-section';
+import { PermissionRequestPage } from '../../../../features/caregiver-permissions/permission-request-page';
 
 export const Route = createFileRoute('/_app/_caregiver/caregiver/permission-request')({
-  component: () => <UpcomingSection title="Request Additional Permissions" />,
+  component: PermissionRequestPage,
 });

@@ -1,0 +1,35 @@
+import { History } from 'lucide-react';
+import { EmptyState } from '../../ui/page';
+import { activityLine } from './care-format';
+import { useCareActivity } from './use-care-lists';
+
+// What caregivers did with the patient's records, and when the records reached a caregiver's device, as
+// the server recorded it (newest first; the replica keeps the last 50 lines).
+
+export function ActivityList() {
+  const activity = useCareActivity();
+  return (
+    <section aria-labelledby="care-activity-heading" className="mb-8">
+      <h2 id="care-activity-heading" className="mb-3 text-heading text-text">
+        Recent activity
+      </h2>
+      {activity === undefined ? null : activity.length === 0 ? (
+        <EmptyState icon={<History />} title="No activity yet.">
+          When a caregiver adds, changes or deletes one of your records, or their device receives your
+          records, it shows here.
+        </EmptyState>
+      ) : (
+        <ul
+          className="divide-y divide-border rounded-card bg-surface px-4 text-text shadow-card ring-1 ring-border"
+          aria-label="Recent activity"
+        >
+          {activity.map((entry) => (
+            <li key={entry.id} className="py-3 [overflow-wrap:anywhere]">
+              {activityLine(entry)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { z } from 'zod';
+import { CARE_MESSAGES, inviteBodySchema } from '../../../domain/caregivers';
+import type { Permission } from '../../../domain/permissions';
+import { sendCareRequest } from '../../../local/care-requests';
+import { errorMessages, fieldErrors, OFFLINE_MESSAGE } from '../../../local/http';
+import { useOnline } from '../../shell/use-online';
+import { Button } from '../../ui/button';
+import { SelectField, TextField } from '../../ui/fields';
+import { FormAlert } from '../../ui/form-alert';
+import { PermissionPicker } from '../../ui/permission-picker';
+import { useSubmit } from '../../ui/use-submit';
+import { useZodForm } from '../../ui/use-zod-form';
+
+// Invite a caregiver by e-mail (SPEC section 3, the caregiver invite payload). The server mails a new
+// person a registration link and shows an existing caregiver a received request; either way the patient
+// sees 'Request sent successfully' and the invitation under Sent. Online only: it needs the other side.
+
+const inviteFormSchema = inviteBodySchema
+  .pick({ caregiver_email: true, relationship: true, phone_number: true })
+  .extend({ is_family: z.enum(['yes', 'no']) });
+type InviteFormOutput = z.output<typeof inviteFormSchema>;
+
+/** The server's answers about the e-mail itself: shown on the e-mail field, where the fix is made. */
+const EMAIL_PROBLEMS: readonly string[] = [
+  CARE_MESSAGES.inviteSelf,
+  CARE_MESSAGES.invitePatientAccount,
+  CARE_MESSAGES.alreadyInvited,
+  CARE_MESSAGES.alreadyLinked,
+];
+
+const EMPTY = { caregiver_email: '', is_family: 'no', relationship: '', phone_number: '' };
+
+const focusFirstError = (form: HTMLFormElement) =>
+  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+
+export function InviteForm() {
+  const form = useZodForm(inviteFormSchema, EMPTY);
+  const [permissions, setPermissions] = useState<Permission[]>([]);
+  const [permissionsError, setPermissionsError] = useState<string | null>(null);
+  const { busy, failure, setFailure, run } = useSubmit();
+  const online = useOnline();
+  // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
+  const shownFailure = online && failure === OFFLINE_MESSAGE ? null : failure;
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const values = form.validate<InviteFormOutput>();
+    if (!values) {
+      focusFirstError(formElement);
+      return;
+    }
+    if (!navigator.onLine) {
+      setFailure(OFFLINE_MESSAGE);
+      return;
+    }
+    setPermissionsError(null);
+    await run(
+      async () => {
+        let message: string;
+        try {
+          message = await sendCareRequest({
+            caregiver_email: values.caregiver_email,
+            is_family: values.is_family === 'yes',
+            relationship: values.relationship,
+            phone_number: values.phone_number,
+            permissions,
+          });
+        } catch (error) {
+          const [problem] = errorMessages(error);
+          if (problem === undefined || !EMAIL_PROBLEMS.includes(problem)) throw error;
+          form.setServerErrors({ caregiver_email: problem });
+          focusFirstError(formElement);
+          return;
+        }
+        toast.success(message || CARE_MESSAGES.requestSent);
+        form.reset(EMPTY);
+        setPermissions([]);
+      },
+      (error) => {
+        const { permissions: permissionsProblem, ...fields } = fieldErrors(error);
+        form.setServerErrors(fields);
+        setPermissionsError(permissionsProblem ?? null);
+      },
+    );
+  };
+
+  return (
+    <form
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-label="Invite a caregiver"
+      className="grid gap-x-4 sm:grid-cols-2"
+    >
+      <TextField
+        label="Caregiver email"
+        type="email"
+        autoComplete="off"
+        inputMode="email"
+        required
+        {...form.field('caregiver_email')}
+      />
+      <SelectField
+        label="Family member"
+        options={[
+          { value: 'no', label: 'No' },
+          { value: 'yes', label: 'Yes' },
+        ]}
+        {...form.field('is_family')}
+      />
+      <TextField label="Relationship" placeholder="e.g. Daughter, nurse" {...form.field('relationship')} />
+      <TextField
+        label="Phone number"
+        type="tel"
+        autoComplete="off"
+        inputMode="tel"
+        {...form.field('phone_number')}
+      />
+      <div className="mb-4 sm:col-span-2">
+        <PermissionPicker
+          legend="What this caregiver may do"
+          idPrefix="invite"
+          value={permissions}
+          onChange={(next) => {
+            setPermissions(next);
+            setPermissionsError(null);
+          }}
+        />
+        {permissionsError ? (
+          <p role="alert" className="mt-1 text-small text-danger">
+            {permissionsError}
+          </p>
+        ) : null}
+      </div>
+      <FormAlert message={shownFailure} className="sm:col-span-2" />
+      <div className="sm:col-span-2">
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Sending...' : 'Send invitation'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+// What each menu entry without a screen yet will do, in the words of the spec's sections (SPEC sections 1,
+// 2 and 7), and what a person can do meanwhile. Titles are the spec's page titles.
+
+export type ComingSoonSection =
+  'doctors' | 'pharmacies' | 'prescriptions' | 'lab-report' | 'medical-history' | 'subscription';
+
+type Section = { title: string; will: string[]; meanwhile: { patient: string; caregiver: string } };
+
+const KEEP_APPOINTMENTS = {
+  patient: 'Meanwhile, you can keep your appointments and your profile in Kincare.',
+  caregiver: 'Meanwhile, you can keep your profile up to date.',
+};
+
+export const COMING_SOON: Record<ComingSoonSection, Section> = {
+  doctors: {
+    title: 'Doctors',
+    will: [
+      'Keep the doctors who look after you, with their speciality, phone and address.',
+      'Pick a doctor when you book an appointment.',
+    ],
+    meanwhile: KEEP_APPOINTMENTS,
+  },
+  pharmacies: {
+    title: 'Pharmacies',
+    will: ['Keep the pharmacies you use, with their phone and address.', 'Link prescriptions to a pharmacy.'],
+    meanwhile: KEEP_APPOINTMENTS,
+  },
+  prescriptions: {
+    title: 'Prescriptions',
+    will: [
+      'Keep your prescriptions and the medicines on them.',
+      'Build your daily medicine schedule, shown on your dashboard as today’s medicines.',
+    ],
+    meanwhile: KEEP_APPOINTMENTS,
+  },
+  'lab-report': {
+    title: 'Lab Report History',
+    will: [
+      'Upload a lab report as a photo or a PDF.',
+      'Read the values from it for you to check before saving, and show your latest results on the dashboard.',
+    ],
+    meanwhile: KEEP_APPOINTMENTS,
+  },
+  'medical-history': {
+    title: 'Medical History',
+    will: [
+      'Keep your conditions, operations, allergies and family history in one place.',
+      'Keep the notes of your daily health check-ins.',
+    ],
+    meanwhile: KEEP_APPOINTMENTS,
+  },
+  subscription: {
+    title: 'Subscription Plans',
+    will: ['Show the plans and what each includes.', 'Let you subscribe and manage billing securely.'],
+    meanwhile: {
+      patient: 'Kincare is free during the beta: there is nothing to pay.',
+      caregiver: 'Kincare is free during the beta: there is nothing to pay.',
+    },
+  },
+};

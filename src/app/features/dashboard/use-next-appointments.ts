@@ -1,0 +1,20 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { DateTime } from 'luxon';
+import type { Appointment } from '../../../domain/appointments';
+import { hasUserDb, userDb } from '../../../local/db';
+
+/**
+ * The next scheduled appointments of a patient, soonest first, from the local table (never the network,
+ * so Home opens offline). Today's count as next all day, as on the appointments screen. Undefined while
+ * the query first runs.
+ */
+export function useNextAppointments(patientId: string | null, limit: number): Appointment[] | undefined {
+  const startOfToday = DateTime.now().startOf('day').toUTC().toISO() ?? '';
+  return useLiveQuery(async () => {
+    if (!patientId || !hasUserDb()) return [];
+    const rows = await userDb().appointments.where('patient_id').equals(patientId).sortBy('appointment_date');
+    return rows
+      .filter((row) => row.appointment_date >= startOfToday && row.status === 'scheduled')
+      .slice(0, limit);
+  }, [patientId, startOfToday, limit]);
+}

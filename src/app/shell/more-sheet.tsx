@@ -1,0 +1,71 @@
+import { Link } from '@tanstack/react-router';
+import { Ban, LogOut } from 'lucide-react';
+import { Sheet } from '../ui/sheet';
+import type { NavEntry } from './navigation';
+import { InstallButton } from './install-button';
+
+// The phone's More sheet: the rest of the role's menu (SPEC section 2), in the spec's order, then Logout.
+
+/** A menu entry, or the spec's disabled 'No caregiver permissions' in the place of the caregiver submenu. */
+export type MoreItem = NavEntry | 'no-caregiver-permissions';
+
+type Props = {
+  open: boolean;
+  onClose: () => void;
+  items: readonly MoreItem[];
+  onLogout: () => void;
+};
+
+const rowClass =
+  'flex min-h-12 w-full items-center gap-4 rounded-control px-3 py-2 text-left text-base text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
+
+export function MoreSheet({ open, onClose, items, onLogout }: Props) {
+  return (
+    <Sheet open={open} onClose={onClose} title="More" hideTitle data-testid="more-sheet">
+      <nav aria-label="More">
+        <ul className="divide-y divide-border">
+          {items.map((entry) => {
+            if (entry === 'no-caregiver-permissions') {
+              return (
+                <li key={entry}>
+                  <span aria-disabled="true" className={`${rowClass} text-muted hover:bg-transparent`}>
+                    <Ban aria-hidden="true" className="h-5 w-5 shrink-0" />
+                    <span>No caregiver permissions</span>
+                  </span>
+                </li>
+              );
+            }
+            const Icon = entry.icon;
+            return (
+              <li key={entry.to}>
+                <Link
+                  to={entry.to}
+                  onClick={onClose}
+                  className={rowClass}
+                  activeProps={{ className: 'font-semibold text-primary-strong', 'aria-current': 'page' }}
+                >
+                  <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
+                  <span className="min-w-0">{entry.label}</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="mt-2 border-t border-border pt-2">
+        <InstallButton className="text-text" />
+        <button
+          type="button"
+          className={rowClass}
+          onClick={() => {
+            onClose();
+            onLogout();
+          }}
+        >
+          <LogOut aria-hidden="true" className="h-5 w-5 shrink-0 text-danger" />
+          <span>Logout</span>
+        </button>
+      </div>
+    </Sheet>
+  );
+}

@@ -1,0 +1,52 @@
+import { Link } from '@tanstack/react-router';
+import { Ellipsis } from 'lucide-react';
+import type { Tab } from './navigation';
+
+// The phone's bottom tab bar (below 768 px): the four places people go most and More, each a full-height
+// target of at least 44 x 44 px, above the home indicator (safe-area inset).
+
+type Props = { tabs: readonly Tab[]; moreOpen: boolean; onMore: () => void };
+
+const tabClass =
+  'flex min-h-14 min-w-11 flex-1 flex-col items-center justify-center gap-0.5 rounded-control px-1 text-xs font-medium text-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-focus';
+
+export function TabBar({ tabs, moreOpen, onMore }: Props) {
+  return (
+    <nav
+      aria-label="Main"
+      data-tab-bar
+      data-testid="tab-bar"
+      className="shrink-0 border-t border-border bg-surface pr-safe-right pb-safe-bottom pl-safe-left shadow-raised md:hidden"
+    >
+      <ul className="flex items-stretch justify-around px-1">
+        {tabs.map((tab) => {
+          const Icon = tab.icon;
+          return (
+            <li key={tab.to} className="flex flex-1">
+              <Link
+                to={tab.to}
+                className={tabClass}
+                activeProps={{ className: 'text-primary font-semibold', 'aria-current': 'page' }}
+              >
+                <Icon aria-hidden="true" className="h-6 w-6" />
+                <span className="max-w-full truncate">{tab.label}</span>
+              </Link>
+            </li>
+          );
+        })}
+        <li className="flex flex-1">
+          <button
+            type="button"
+            className={tabClass}
+            aria-haspopup="dialog"
+            aria-expanded={moreOpen}
+            onClick={onMore}
+          >
+            <Ellipsis aria-hidden="true" className="h-6 w-6" />
+            <span>More</span>
+          </button>
+        </li>
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,77 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { UPLOAD_MESSAGES } from '../../domain/uploads';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { idempotencyKeys, uploads } from '../db/schema';
+import { HttpError } from '../plugins/errors';
+
+// How much one person may upload: files and bytes in the last 24 hours, and bytes stored in all. Without
+// a bound, one account (or a stolen token) could fill the server's disk, which every other person's
+// records depend on. Checked before a file is stored, from the uploads table (each row keeps its size).
+//
+// The check runs outside the upload's idempotent transaction on purpose: a refusal there would be stored
+// as the key's final answer, and a device that retries a 429 tomorrow would be told "429" for ever. Two
+// uploads at the same moment may both pass the check; the per-person rate limit keeps that overshoot small.
+
+export type UploadQuota = Config['uploads'];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type Usage = { filesToday: number; bytesToday: number; bytesStored: number };
+
+export async function uploadUsage(db: Database, userId: string, now = Date.now()): Promise<Usage> {
+  const since = new Date(now - DAY_MS).toISOString();
+  const [row] = await db
+    .select({
+      filesToday: sql<string>`count(*) filter (where ${uploads.createdAt} > ${since})`,
+      bytesToday: sql<string>`coalesce(sum(${uploads.sizeBytes}) filter (where ${uploads.createdAt} > ${since}), 0)`,
+      bytesStored: sql<string>`coalesce(sum(${uploads.sizeBytes}), 0)`,
+    })
+    .from(uploads)
+    .where(eq(uploads.ownerUserId, userId));
+  return {
+    filesToday: Number(row?.filesToday ?? 0),
+    bytesToday: Number(row?.bytesToday ?? 0),
+    bytesStored: Number(row?.bytesStored ?? 0),
+  };
+}
+
+/** Whether this Idempotency-Key already has an answer: its replay stores nothing and is not counted. */
+export async function isAnsweredUpload(
+  db: Database,
+  userId: string,
+  key: string | undefined,
+): Promise<boolean> {
+  if (!key) return false;
+  const [row] = await db
+    .select({ statusCode: idempotencyKeys.statusCode })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Refuses (429) a person who already uploaded the day's number of files; cheap, before the file is read. */
+export async function checkUploadCount(db: Database, userId: string, quota: UploadQuota): Promise<void> {
+  const usage = await uploadUsage(db, userId);
+  if (usage.filesToday >= quota.dailyFiles)
+    throw new HttpError(429, UPLOAD_MESSAGES.dailyFiles(quota.dailyFiles));
+  if (usage.bytesStored >= quota.totalBytes)
+    throw new HttpError(413, UPLOAD_MESSAGES.storageFull(quota.totalBytes));
+}
+
+/** Refuses a file of `size` bytes that would pass the day's bytes (429) or the stored total (413). */
+export async function checkUploadBytes(
+  db: Database,
+  userId: string,
+  size: number,
+  quota: UploadQuota,
+): Promise<void> {
+  const usage = await uploadUsage(db, userId);
+  if (usage.filesToday >= quota.dailyFiles)
+    throw new HttpError(429, UPLOAD_MESSAGES.dailyFiles(quota.dailyFiles));
+  if (usage.bytesToday + size > quota.dailyBytes)
+    throw new HttpError(429, UPLOAD_MESSAGES.dailyBytes(quota.dailyBytes));
+  if (usage.bytesStored + size > quota.totalBytes)
+    throw new HttpError(413, UPLOAD_MESSAGES.storageFull(quota.totalBytes));
+}

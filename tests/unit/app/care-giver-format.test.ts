@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Settings } from 'luxon';
+import type { ActivityEntry } from '../../../src/domain/caregivers';
+import { activityLine } from '../../../src/app/features/care-giver/care-format';
+import { permissionLabels } from '../../../src/domain/permissions';
+import {
+  requestedAt,
+  shownStatusOf,
+} from '../../../src/app/features/permission-requests/permission-request-format';
+
+// How the caregiver pages word what the replica holds: the activity sentence with its time, permission
+// labels, and the permission-request status compared case-insensitively (SPEC sections 2 and 3).
+
+const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
+  id: '1',
+  at: '2026-03-03T14:05:00Z',
+  actor_name: 'Alex',
+  kind: 'write',
+  resource: 'appointments',
+  op: 'create',
+  record_id: 'r1',
+  count: 1,
+  ...overrides,
+});
+
+let zone: typeof Settings.defaultZone;
+beforeEach(() => {
+  zone = Settings.defaultZone;
+  Settings.defaultZone = 'UTC';
+});
+afterEach(() => {
+  Settings.defaultZone = zone;
+});
+
+describe('activityLine', () => {
+  it("reads 'Alex added an appointment, 3 Mar 2026 14:05'", () => {
+    expect(activityLine(entry({}))).toBe('Alex added an appointment, 3 Mar 2026 14:05');
+  });
+
+  it('says what a delivery brought, with its time', () => {
+    expect(activityLine(entry({ kind: 'delivery', op: null, count: 12, at: '2026-11-20T09:30:00Z' }))).toBe(
+      "Alex's device received 12 appointments, 20 Nov 2026 09:30",
+    );
+  });
+
+  it('shows the time in the zone of the device', () => {
+    Settings.defaultZone = 'America/New_York';
+    expect(activityLine(entry({}))).toBe('Alex added an appointment, 3 Mar 2026 09:05');
+  });
+
+  it('leaves out a time that is not one', () => {
+    expect(activityLine(entry({ at: 'soon' }))).toBe('Alex added an appointment');
+  });
+});
+
+describe('permissionLabels', () => {
+  it('names permissions by their catalogue labels, and an unknown value as it is', () => {
+    expect(permissionLabels(['ReadAppointment', 'AddDoctors', 'Teleport'])).toEqual([
+      'Read Appointment',
+      'Add Doctors',
+      'Teleport',
+    ]);
+  });
+});
+
+describe('shownStatusOf', () => {
+  it.each([
+    ['pending', 'pending'],
+    ['PENDING', 'pending'],
+    ['Approved', 'approved'],
+    ['accepted', 'approved'],
+    ['Accepted', 'approved'],
+    ['rejected', 'rejected'],
+    ['REJECTED', 'rejected'],
+    // Anything else is not a request to answer: it reads Rejected (SPEC section 2).
+    ['cancelled', 'rejected'],
+    ['', 'rejected'],
+  ])('%s -> %s', (status, shown) => {
+    expect(shownStatusOf({ status })).toBe(shown);
+  });
+});
+
+describe('requestedAt', () => {
+  it('shows the date and time, and nothing for a value that is not a date', () => {
+    expect(requestedAt('2026-03-03T14:05:00Z')).toBe('3 Mar 2026 14:05');
+    expect(requestedAt('yesterday')).toBe('');
+  });
+});
