@@ -36,6 +36,12 @@ function countPlaywright(file) {
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
+  // CI retries a failed browser test once (playwright.config.ts); one that passed only then is a race in
+  // the test or the app, and is named here (the list reporter marks it 'flaky') so it gets fixed.
+  if (stats.flaky > 0)
+    console.log(
+      `\n${stats.flaky} browser test(s) passed only on their retry: see the lines marked flaky above.`,
+    );
 }
 
 function printTotals() {

@@ -4,6 +4,7 @@ import {
   addAppointmentThroughUi,
   createVerifiedUser,
   expectNoAxeViolations,
+  firstPullOfNextDocument,
   serverAppointments,
   signInThroughUi,
   storedToken,
@@ -269,7 +270,11 @@ test('the open app syncs on start, when it becomes visible, and every few minute
   await page.clock.install();
   const { email } = await createVerifiedUser(request, 'Patient', 'Trina Triggers');
   await signInThroughUi(page, email);
+  // A record on screen can come from the device's table before the page's own sync has run: each step
+  // waits for that page's first pull, so a sync still under way cannot bring in the next step's record.
+  const startPull = firstPullOfNextDocument(page);
   await page.goto('/appointments');
+  await startPull;
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   // Another device books; this page hears of it only through its own triggers.
   const token = await storedToken(page);
@@ -289,7 +294,9 @@ test('the open app syncs on start, when it becomes visible, and every few minute
     expect(response.status()).toBe(201);
   };
   await book('Seen on start');
+  const pullAfterReload = firstPullOfNextDocument(page);
   await page.reload();
+  await pullAfterReload;
   await expect(page.getByText('Seen on start')).toBeVisible();
   await book('Seen when visible');
   await page.waitForTimeout(500);

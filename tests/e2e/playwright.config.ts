@@ -18,7 +18,10 @@ export default defineConfig({
   testMatch: '*.spec.ts',
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // On CI a failed test runs once more, and npm test names it if it then passes (tests/run-all.mjs): a
+  // timing race on a loaded machine is then reported instead of refusing the whole change. A real failure
+  // fails twice.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: join(dataDir, 'e2e-results.json') }]],

@@ -1,7 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Frame,
+  type Locator,
+  type Page,
+  type Request,
+  type Response,
+} from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 export const PASSWORD = 'Juniper-Lantern-58';
@@ -332,4 +340,29 @@ export async function acceptBetaPolicyThroughApi(request: APIRequestContext, tok
     data: { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
   });
   expect(accepted.ok()).toBe(true);
+}
+
+/**
+ * Resolves when the document that the next navigation (goto or reload) loads has had its first pull
+ * answered. A record on screen may come from the device's table before that document's own sync has run,
+ * and a pull still under way in the previous document must not count: requests are tagged by the document
+ * that sent them, and only the new one's pull resolves this.
+ */
+export function firstPullOfNextDocument(page: Page): Promise<Response> {
+  let navigated = false;
+  const sentByNewDocument = new WeakSet<Request>();
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) navigated = true;
+  };
+  const onRequest = (request: Request) => {
+    if (navigated && new URL(request.url()).pathname === '/api/sync/pull') sentByNewDocument.add(request);
+  };
+  page.on('framenavigated', onNavigated);
+  page.on('request', onRequest);
+  return page
+    .waitForResponse((response) => sentByNewDocument.has(response.request()), { timeout: 30_000 })
+    .finally(() => {
+      page.off('framenavigated', onNavigated);
+      page.off('request', onRequest);
+    });
 }
