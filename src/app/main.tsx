@@ -1,13 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
-import toast from 'react-hot-toast';
 import { routeTree } from './routeTree.gen';
-import { LoadingScreen } from './ui/page';
+import { LoadingScreen } from './ui/loading-screen';
 import { setHttpEvents } from '../local/http-events';
 import { clearSession, resumeSession } from '../local/session';
 import { UNAUTHORIZED_TOAST } from '../domain/error-texts';
-import { captureInstallPrompt } from '../local/install';
+import { toastLater } from './ui/toast-later';
+import { captureInstallPrompt } from '../local/install-capture';
 import './styles.css';
 
 // The browser offers installing once, early: keep its event for the Install button, which renders later.
@@ -33,11 +33,13 @@ declare module '@tanstack/react-router' {
 // cleared it and forgotten the person's data by now); other failures are toasted.
 setHttpEvents({
   onUnauthorized: () => {
-    toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' });
+    toastLater((toast) => toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' }));
     void router.navigate({ to: '/', replace: true });
   },
   onError: (messages) => {
-    for (const message of messages) toast.error(message, { id: message });
+    toastLater((toast) => {
+      for (const message of messages) toast.error(message, { id: message });
+    });
   },
 });
 

@@ -21,3 +21,90 @@ export function isIsoDate(value: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+/**
+ * A date as the device's calendar reads it: YYYY-MM-DD is that day at local midnight (as Luxon's fromISO
+ * reads it, not UTC midnight as Date does), anything else as Date parses ISO. Null when not a date.
+ */
+function localDateOf(iso: string): Date | null {
+  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  const date = dateOnly
+    ? new Date(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3]))
+    : /^\d{4}-\d{2}-\d{2}T/.test(iso)
+      ? new Date(iso)
+      : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+type DatePart = 'weekday' | 'month' | 'day' | 'year' | 'hour' | 'minute' | 'second';
+const displayParts = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  month: 'short',
+  day: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+function partsOf(date: Date): Record<DatePart, string> {
+  const parts = { weekday: '', month: '', day: '', year: '', hour: '', minute: '', second: '' };
+  for (const part of displayParts.formatToParts(date))
+    if (part.type in parts) parts[part.type as DatePart] = part.value;
+  return parts;
+}
+
+// The display formats of SPEC section 9 ('ddd, MMM DD, YYYY, HH:mm' and 'ddd, MMM DD, YYYY'), through the
+// platform's Intl, which Luxon also formats with: the first screens (Home, the header) show dates without
+// loading Luxon. tests/unit/domain/clock.test.ts holds them to Luxon's output for the same formats.
+
+/** 'Thu, Apr 01, 2027, 09:00' ('' when not a date). */
+export function formatDateTime(iso: string): string {
+  const date = localDateOf(iso);
+  if (!date) return '';
+  const p = partsOf(date);
+  return `${p.weekday}, ${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}`;
+}
+
+/** 'Thu, Apr 01, 2027' ('' when not a date). */
+export function formatDate(iso: string): string {
+  const date = localDateOf(iso);
+  if (!date) return '';
+  const p = partsOf(date);
+  return `${p.weekday}, ${p.month} ${p.day}, ${p.year}`;
+}
+
+/** 'Thu, Apr 01, 09:00:05': when something happened today or lately (the sync status). */
+export function formatMoment(at: number): string {
+  const p = partsOf(new Date(at));
+  return `${p.weekday}, ${p.month} ${p.day}, ${p.hour}:${p.minute}:${p.second}`;
+}
+
+const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600 * 1000],
+  ['month', 30 * 24 * 3600 * 1000],
+  ['week', 7 * 24 * 3600 * 1000],
+  ['day', 24 * 3600 * 1000],
+  ['hour', 3600 * 1000],
+  ['minute', 60 * 1000],
+  ['second', 1000],
+];
+const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
+
+/** '5 minutes ago', 'in 2 hours': the largest whole unit, as Luxon's toRelative() says it. */
+export function relativeTime(at: number, now = Date.now()): string {
+  const difference = at - now;
+  for (const [unit, size] of RELATIVE_UNITS) {
+    const count = Math.trunc(difference / size);
+    if (count !== 0) return relativeFormat.format(count, unit);
+  }
+  return relativeFormat.format(0, 'second');
+}
+
+/** The start of the device's today, as an ISO instant (UTC). */
+export function startOfTodayIso(now = new Date()): string {
+  const start = new Date(now);
+  start.setHours(0, 0, 0, 0);
+  return start.toISOString();
+}

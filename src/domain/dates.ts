@@ -6,15 +6,9 @@ export const DATE_TIME_DISPLAY = 'ccc, LLL dd, yyyy, HH:mm';
 export const DATE_DISPLAY = 'ccc, LLL dd, yyyy';
 export const ISO_DATE = 'yyyy-MM-dd';
 
-export function formatDateTime(iso: string): string {
-  const date = DateTime.fromISO(iso);
-  return date.isValid ? date.toFormat(DATE_TIME_DISPLAY) : '';
-}
-
-export function formatDate(iso: string): string {
-  const date = DateTime.fromISO(iso);
-  return date.isValid ? date.toFormat(DATE_DISPLAY) : '';
-}
+// Displayed through Intl (clock.ts), so that Home and the header need no Luxon; the tokens above are what
+// tests/unit/domain/clock.test.ts compares them with.
+export { formatDate, formatDateTime } from './clock';
 
 /** Whole years between a YYYY-MM-DD birth date and `today`. */
 export function ageFromBirthDate(birthDate: string, today: DateTime = DateTime.now()): number | null {

@@ -127,5 +127,4 @@ export type PushResult = z.infer<typeof pushResultSchema>;
 export const pushResponseSchema = z.object({ results: z.array(pushResultSchema) });
 export type PushResponse = z.infer<typeof pushResponseSchema>;
 
-/** A file a device chose offline is referenced as `blob:<id>` until the upload answers with its key. */
-export const BLOB_REFERENCE_PREFIX = 'blob:';
+export { BLOB_REFERENCE_PREFIX } from './blob-reference';

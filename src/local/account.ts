@@ -25,7 +25,7 @@ import {
   unsentChangesOfOtherUsers,
   userDb,
 } from './db';
-import { stopSync } from './sync-client';
+import { stopSync } from './sync-trigger';
 import { syncLockName, withSyncLock } from './sync-lock';
 import { clearSession, endSession, readSession, replaceToken, storeSession } from './session';
 

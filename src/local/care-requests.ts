@@ -16,7 +16,7 @@ import { refreshCare } from './care-sync';
 import { hasUserDb, userDb } from './db';
 import { http } from './http';
 import { readSession } from './session';
-import { syncNow } from './sync-client';
+import { syncNow } from './sync-trigger';
 import { createTransport } from './sync-transport';
 import { completeSignIn, type ConfirmDeletingOthersChanges } from './account';
 

@@ -1,4 +1,3 @@
-import './zod-without-eval';
 import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
 import type { Appointment } from '../domain/appointments';

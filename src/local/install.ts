@@ -1,14 +1,14 @@
+import { offer } from './install-capture';
+
 // Installing the app on the home screen. Chromium browsers fire `beforeinstallprompt` once, early, when the
 // app qualifies; the event has to be caught then and kept, or the install button would have nothing to call
-// later. So captureInstallPrompt() runs at page start (main.tsx), before React renders. Safari on iOS has no
-// such event: people add the app through the Share menu, so they get a hint instead. Once the app runs as
-// an installed app (display-mode: standalone), neither is offered.
+// later. So install-capture.ts runs at page start (main.tsx), before React renders, and this module (with
+// the Install button) loads later. Safari on iOS has no such event: people add the app through the Share
+// menu, so they get a hint instead. Once the app runs as an installed app (display-mode: standalone),
+// neither is offered.
 
-/** The part of Chromium's BeforeInstallPromptEvent this app uses (it is not in TypeScript's DOM types). */
-export type InstallPromptEvent = Event & {
-  prompt: () => Promise<unknown>;
-  userChoice: Promise<{ outcome: 'accepted' | 'dismissed'; platform?: string }>;
-};
+export type { InstallPromptEvent } from './install-capture';
+export { captureInstallPrompt } from './install-capture';
 
 /**
  * `prompt`: the browser offers installation and the button can open its dialog; `ios`: Safari on an
@@ -17,15 +17,8 @@ export type InstallPromptEvent = Event & {
  */
 export type InstallState = 'prompt' | 'ios' | 'installed' | 'unavailable';
 
-let deferred: InstallPromptEvent | null = null;
-let installedNow = false;
-let captured = false;
 let state: InstallState = 'unavailable';
 const listeners = new Set<() => void>();
-
-function isInstallPromptEvent(event: Event): event is InstallPromptEvent {
-  return typeof (event as Partial<InstallPromptEvent>).prompt === 'function';
-}
 
 export function isStandalone(): boolean {
   if (typeof window === 'undefined') return false;
@@ -42,8 +35,8 @@ export function isIos(): boolean {
 }
 
 function computeState(): InstallState {
-  if (installedNow || isStandalone()) return 'installed';
-  if (deferred) return 'prompt';
+  if (offer.installed || isStandalone()) return 'installed';
+  if (offer.event) return 'prompt';
   if (isIos()) return 'ios';
   return 'unavailable';
 }
@@ -55,32 +48,24 @@ function update(): void {
   for (const listener of listeners) listener();
 }
 
-/** Starts listening for the browser's install offer. Call once at page start; later calls do nothing. */
-export function captureInstallPrompt(): void {
-  if (captured || typeof window === 'undefined') return;
-  captured = true;
-  window.addEventListener('beforeinstallprompt', (event) => {
-    if (!isInstallPromptEvent(event)) return;
-    // Keeps the browser's own mini-infobar away: the app offers installation where people look for it.
-    event.preventDefault();
-    deferred = event;
-    update();
-  });
-  window.addEventListener('appinstalled', () => {
-    deferred = null;
-    installedNow = true;
-    update();
-  });
+/** Follows the offer caught at page start (install-capture.ts) and the display mode. Once; later calls do nothing. */
+let following = false;
+function follow(): void {
+  if (following || typeof window === 'undefined') return;
+  following = true;
+  offer.changed = update;
   window.matchMedia?.('(display-mode: standalone)').addEventListener?.('change', update);
   state = computeState();
 }
 
 /** Worked out on each read: a string, so React sees no change while nothing changed. */
 export function readInstallState(): InstallState {
+  follow();
   return computeState();
 }
 
 export function subscribeInstall(listener: () => void): () => void {
+  follow();
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -90,12 +75,12 @@ export function subscribeInstall(listener: () => void): () => void {
  * the browser offers again (it fires `beforeinstallprompt` anew if the person dismissed it).
  */
 export async function promptInstall(): Promise<'accepted' | 'dismissed' | 'unavailable'> {
-  const event = deferred;
+  const event = offer.event;
   if (!event) return 'unavailable';
-  deferred = null;
+  offer.event = null;
   await event.prompt();
   const choice = await event.userChoice;
-  if (choice.outcome === 'accepted') installedNow = true;
+  if (choice.outcome === 'accepted') offer.installed = true;
   update();
   return choice.outcome;
 }

@@ -5,6 +5,7 @@ import { createTransport } from './sync-transport';
 import { syncOnce, type SyncResult } from './sync-engine';
 import { syncLockName } from './sync-lock';
 import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from './sync-tags';
+import { registerRunningSync, stopSync, unregisterRunningSync } from './sync-trigger';
 
 // The page's side of syncing: when to sync. On start, when the device comes online, when the app becomes
 // visible, every few minutes while open, and right after a change is queued. The service worker's
@@ -23,11 +24,8 @@ type BackgroundRegistration = ServiceWorkerRegistration & {
   periodicSync?: { register: (tag: string, options: { minInterval: number }) => Promise<void> };
 };
 
-let stopCurrent: (() => void) | null = null;
-let runNow: ((force: boolean) => Promise<SyncResult | undefined>) | null = null;
-
 export function startSync(userId: string, hooks: Hooks): () => void {
-  stopCurrent?.();
+  stopSync();
   // The token each request was sent with, so that a 401 ends the session only if that token is still the
   // stored one (another tab may have signed in again meanwhile).
   let sentToken: string | null = null;
@@ -60,7 +58,6 @@ export function startSync(userId: string, hooks: Hooks): () => void {
     });
     return running;
   };
-  runNow = run;
 
   const onOnline = () => void run(true);
   // Coming online, starting and 'Sync now' retry at once; the other triggers respect the backoff.
@@ -86,22 +83,11 @@ export function startSync(userId: string, hooks: Hooks): () => void {
     unsubscribeSession();
     window.removeEventListener('online', onOnline);
     document.removeEventListener('visibilitychange', onVisible);
-    if (stopCurrent === stop) {
-      stopCurrent = null;
-      runNow = null;
-    }
+    unregisterRunningSync(registration);
   };
-  stopCurrent = stop;
+  const registration = { runNow: run, stop };
+  registerRunningSync(registration);
   return stop;
-}
-
-export function stopSync(): void {
-  stopCurrent?.();
-}
-
-/** The header's 'Sync now'. */
-export async function syncNow(): Promise<SyncResult | undefined> {
-  return runNow?.(true);
 }
 
 async function serviceWorkerRegistration(): Promise<BackgroundRegistration | null> {

@@ -3,6 +3,7 @@ import { refreshCare } from './care-sync';
 import { push, type PushOutcome } from './sync-push';
 import { pull, PullError } from './sync-pull';
 import { withSyncLock } from './sync-lock';
+import { LAST_SYNC_KEY } from './sync-trigger';
 import { TransportError, type Transport } from './sync-transport';
 
 // A sync cycle: under the device's sync lock, send what is queued, bring in what changed, and send
@@ -15,8 +16,6 @@ export type SyncResult = {
   /** Why the cycle did not finish: offline, the server failed, or the session has ended. */
   problem?: 'offline' | 'server' | 'signed-out' | 'retrying';
 };
-
-export const LAST_SYNC_KEY = 'lastSyncAt';
 
 export async function syncOnce(
   db: KincareDb,

@@ -1,3 +1,4 @@
+import './zod-without-eval';
 import axios, { type AxiosAdapter } from 'axios';
 
 // How the sync engine reaches the server: one request, answered with its status and body whatever the

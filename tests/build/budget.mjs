@@ -6,7 +6,7 @@
 // demand, and are not counted. Sizes are gzip at level 9, in kB of 1000 bytes, as Vite prints them.
 //
 // Run after `vite build`: `node tests/build/budget.mjs` (npm run budget). Exits 1 with the page's chunks,
-// largest first, when a page is over its budget. npm test runs it with --report (figures only) for now.
+// largest first, when a page is over its budget. npm test runs it after its build: a page over budget fails it.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,12 +128,6 @@ function main() {
     if (!within || process.argv.includes('--verbose')) {
       for (const chunk of page.chunks) console.log(`       ${kb(chunk.gzip).padStart(7)} kB  ${chunk.file}`);
     }
-  }
-  // --report prints the figures without judging them: npm test runs it so until the code splitting of
-  // issue 8 brings the pages under budget (a gate that every run fails would stop every other check).
-  if (process.argv.includes('--report')) {
-    if (over > 0) console.log(`\n${over} page(s) over budget: reported, not yet enforced (issue 8).`);
-    return;
   }
   report(results.length - over, over);
   if (over > 0) {

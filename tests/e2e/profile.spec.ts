@@ -146,6 +146,8 @@ test('the offline message of the profile form goes away when the connection is b
   await signInThroughUi(page, email);
   await page.goto('/profile');
   const form = page.getByRole('form', { name: 'Update profile' });
+  // The person sees the form, then loses the signal (the page's own code has arrived by then).
+  await expect(form.getByRole('button', { name: 'Save profile' })).toBeVisible();
   await context.setOffline(true);
   await form.getByRole('button', { name: 'Save profile' }).click();
   await expect(form.getByRole('alert')).toHaveText(

@@ -1,11 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { createRootRoute, Outlet } from '@tanstack/react-router';
-import { AppToaster } from '../shell/toasts';
-import { PwaUpdatePrompt } from '../shell/pwa-update';
 import { applyTheme } from '../shell/theme';
-import { LoadingScreen } from '../ui/page';
+import { LoadingScreen } from '../ui/loading-screen';
 
 // The person's colour theme, before the first screen renders (no inline script: the CSP forbids it).
 applyTheme();
+
+// The toasts' library loads right after the first screen (ui/toast-later.ts says why).
+const AppToaster = lazy(() => import('../shell/toasts').then((module) => ({ default: module.AppToaster })));
+// Registering the service worker waits until after the first screen (it is never what that screen needs).
+const PwaUpdatePrompt = lazy(() =>
+  import('../shell/pwa-update').then((module) => ({ default: module.PwaUpdatePrompt })),
+);
 
 export const Route = createRootRoute({
   component: () => (
@@ -17,8 +23,12 @@ export const Route = createRootRoute({
         Skip to content
       </a>
       <Outlet />
-      <AppToaster />
-      <PwaUpdatePrompt />
+      <Suspense fallback={null}>
+        <AppToaster />
+      </Suspense>
+      <Suspense fallback={null}>
+        <PwaUpdatePrompt />
+      </Suspense>
     </>
   ),
   pendingComponent: LoadingScreen,

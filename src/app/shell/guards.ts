@@ -1,5 +1,4 @@
 import { redirect } from '@tanstack/react-router';
-import { requiredPermissionFor } from '../../domain/permissions';
 import type { Role } from '../../domain/roles';
 import { STORAGE_KEYS } from '../../domain/storage-keys';
 import { readSession, type Session } from '../../local/session';
@@ -32,10 +31,12 @@ export function requireRole(role: Role): Session {
 /** A caregiver route that needs a Read permission on the selected patient (SPEC section 2). */
 export async function requireCaregiverPermission(path: string): Promise<void> {
   requireRole('Caregiver');
+  // The permission table and the replica load on the way into a caregiver screen, not with the route
+  // table: the sign-in page needs neither.
+  const { requiredPermissionFor } = await import('../../domain/permissions');
   const permission = requiredPermissionFor(path);
   if (!permission) return;
   const selected = localStorage.getItem(STORAGE_KEYS.selectedPatientId);
-  // Loaded on the way into a caregiver screen, not with the route table: the sign-in page needs none of it.
   const { hasUserDb, userDb } = await import('../../local/db');
   const link = selected && hasUserDb() ? await userDb().associatedPatients.get(selected) : undefined;
   if (!link?.permissions.includes(permission)) throw redirect({ to: '/unauthorized', replace: true });

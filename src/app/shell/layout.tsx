@@ -1,18 +1,41 @@
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, useNavigate } from '@tanstack/react-router';
 import type { Role } from '../../domain/roles';
 import { DISPLAY_KEYS } from '../../domain/storage-keys';
-import { signOut } from '../../local/account';
 import { hasUserDb, unsentChangeCount, userDb } from '../../local/db';
 import { Sidebar } from './sidebar';
 import { Header } from './header';
 import { TabBar } from './tab-bar';
-import { MoreSheet, type MoreItem } from './more-sheet';
+import type { MoreItem } from './more-sheet';
 import { PATIENT_NAV, caregiverNav, caregiverSubmenu, splitForPhone } from './navigation';
-import { SyncStatus } from './sync-status';
-import { UnsentChangesDialog } from './unsent-changes-dialog';
+import { SyncStatusPlaceholder } from './sync-status-placeholder';
 import { useCaregiverPermissions } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
+
+// The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
+// its library) right after the first paint: the shell is part of every signed-in first screen, whose
+// JavaScript has a budget (tests/build/budget.mjs).
+const loadMoreSheet = () => import('./more-sheet');
+const loadUnsentChangesDialog = () => import('./unsent-changes-dialog');
+const loadAccount = () => import('../../local/account');
+const MoreSheet = lazy(() => loadMoreSheet().then((module) => ({ default: module.MoreSheet })));
+const SyncStatus = lazy(() => import('./sync-status').then((module) => ({ default: module.SyncStatus })));
+const UnsentChangesDialog = lazy(() =>
+  loadUnsentChangesDialog().then((module) => ({ default: module.UnsentChangesDialog })),
+);
+
+/**
+ * Fetches what the shell loads on demand once the first screen is up, while there is a connection: the
+ * More sheet and signing out must open with no signal, also before the service worker has taken over.
+ */
+function usePrefetchShell(): void {
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      for (const load of [loadMoreSheet, loadUnsentChangesDialog, loadAccount]) load().catch(() => undefined); // offline now: the first use loads it (from the service worker's cache)
+    }, 0);
+    return () => clearTimeout(timer);
+  }, []);
+}
 
 function readCollapsed(): boolean {
   try {
@@ -42,7 +65,9 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const navigate = useNavigate();
   const phone = usePhoneNav(role);
   useReplicaSync(userId);
+  usePrefetchShell();
   const signOutNow = async () => {
+    const { signOut } = await loadAccount();
     await signOut();
     await navigate({ to: '/login' });
   };
@@ -60,7 +85,14 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
     <div className="flex h-dvh bg-canvas text-text">
       <Sidebar role={role} collapsed={collapsed} onToggle={toggle} onLogout={() => void logout()} />
       <div className="flex min-w-0 flex-1 flex-col">
-        <Header role={role} syncStatus={<SyncStatus />} />
+        <Header
+          role={role}
+          syncStatus={
+            <Suspense fallback={<SyncStatusPlaceholder />}>
+              <SyncStatus />
+            </Suspense>
+          }
+        />
         <main
           id="main"
           tabIndex={-1}
@@ -72,14 +104,20 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
         </main>
         <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} />
       </div>
-      <MoreSheet
-        open={moreOpen}
-        onClose={() => setMoreOpen(false)}
-        items={phone.more}
-        onLogout={() => void logout()}
-      />
+      {moreOpen ? (
+        <Suspense fallback={null}>
+          <MoreSheet
+            open
+            onClose={() => setMoreOpen(false)}
+            items={phone.more}
+            onLogout={() => void logout()}
+          />
+        </Suspense>
+      ) : null}
       {askingAboutUnsent ? (
-        <UnsentChangesDialog onClose={() => setAskingAboutUnsent(false)} onSignOut={signOutNow} />
+        <Suspense fallback={null}>
+          <UnsentChangesDialog onClose={() => setAskingAboutUnsent(false)} onSignOut={signOutNow} />
+        </Suspense>
       ) : null}
     </div>
   );

@@ -1,6 +1,7 @@
 import type { AppointmentFields } from '../../domain/appointments';
-import { formatDateTime } from '../../domain/dates';
-import { BLOB_REFERENCE_PREFIX, type SyncedResource } from '../../domain/sync';
+import { formatDateTime } from '../../domain/clock';
+import { BLOB_REFERENCE_PREFIX } from '../../domain/blob-reference';
+import type { SyncedResource } from '../../domain/sync';
 import type { KincareDb, OutboxEntry } from '../../local/db';
 
 // What the person is told about a change the server refused: which record, and what they had typed, so

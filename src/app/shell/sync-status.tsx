@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Popover, PopoverBackdrop, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { DateTime } from 'luxon';
+import { formatMoment } from '../../domain/clock';
 import { hasUserDb, userDb, type OutboxEntry } from '../../local/db';
-import { discardFailed } from '../../local/outbox';
-import { LAST_SYNC_KEY } from '../../local/sync-engine';
-import { syncNow } from '../../local/sync-client';
+import { LAST_SYNC_KEY } from '../../local/sync-trigger';
+import { syncNow } from '../../local/sync-trigger';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button';
 import { useOnline } from './use-online';
@@ -16,6 +15,12 @@ import { describeChange, typedValuesOf, type TypedValue } from './refused-change
 // typed (to enter it again) and a discard action.
 
 type RefusedChange = { entry: OutboxEntry; typed: TypedValue[] };
+
+/** Discarding loads the outbox's code when asked: the header is on every first screen. */
+async function discard(seq: number): Promise<void> {
+  const { discardFailed } = await import('../../local/outbox');
+  await discardFailed(userDb(), seq);
+}
 
 function useSyncFacts() {
   return useLiveQuery(async () => {
@@ -90,10 +95,7 @@ export function SyncStatus() {
             : `${waiting} ${waiting === 1 ? 'change waits' : 'changes wait'} to be sent.`}
         </p>
         <p className="mt-1 text-small text-muted">
-          Last sync:{' '}
-          {facts?.lastSyncAt
-            ? DateTime.fromMillis(facts.lastSyncAt).toFormat('ccc, LLL dd, HH:mm:ss')
-            : 'not yet'}
+          Last sync: {facts?.lastSyncAt ? formatMoment(facts.lastSyncAt) : 'not yet'}
         </p>
         <Button className="mt-3 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
           <RefreshCw aria-hidden="true" className={`h-5 w-5 ${syncing ? 'animate-spin' : ''}`} />
@@ -143,7 +145,7 @@ function RefusedChangeItem({ entry, typed }: RefusedChange) {
         type="button"
         className="mt-2 min-h-11 rounded-control px-3 font-semibold underline focus:outline-none focus-visible:ring-2 focus-visible:ring-danger"
         aria-label={`Discard: ${name}`}
-        onClick={() => entry.seq !== undefined && void discardFailed(userDb(), entry.seq)}
+        onClick={() => entry.seq !== undefined && void discard(entry.seq)}
       >
         Discard
       </button>

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { hasUserDb, unsentChangeCount, userDb } from '../../local/db';
-import { syncNow } from '../../local/sync-client';
+import { syncNow } from '../../local/sync-trigger';
 import type { SyncResult } from '../../local/sync-engine';
 import { Button } from '../ui/button';
 import { DialogFrame } from '../ui/confirm-dialog';

@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import toast from 'react-hot-toast';
 import { hasUserDb, userDb } from '../../local/db';
-import { describeChange } from './refused-changes';
+import { toastLater } from '../ui/toast-later';
 
 /**
  * Tells the person once about each change the server refused, whoever sent it: this page, another tab,
@@ -19,9 +18,14 @@ export function useFailedChangeToasts(): void {
     for (const entry of failed ?? []) {
       if (entry.seq === undefined || told.current.has(entry.seq)) continue;
       told.current.add(entry.seq);
-      toast.error(
-        `${describeChange(entry)} could not be saved: ${entry.error ?? 'the server refused it.'} See the sync status for what you entered.`,
-        { id: `failed-${entry.seq}`, duration: 5000 },
+      // How a change is named loads with the toast: most sessions never see one.
+      void import('./refused-changes').then(({ describeChange }) =>
+        toastLater((toast) =>
+          toast.error(
+            `${describeChange(entry)} could not be saved: ${entry.error ?? 'the server refused it.'} See the sync status for what you entered.`,
+            { id: `failed-${entry.seq}`, duration: 5000 },
+          ),
+        ),
       );
     }
   }, [failed]);

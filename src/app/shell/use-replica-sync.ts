@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import toast from 'react-hot-toast';
 import { UNAUTHORIZED_TOAST } from '../../domain/error-texts';
 import { closeUserDb, openUserDb } from '../../local/db';
 import { onSessionChange, readSession } from '../../local/session';
-import { startSync, stopSync } from '../../local/sync-client';
+import { stopSync } from '../../local/sync-trigger';
 import { useFailedChangeToasts } from './use-failed-change-toasts';
+import { toastLater } from '../ui/toast-later';
 
 /**
  * Keeps the signed-in user's replica in sync while the app is open, and says what the person must know:
@@ -29,23 +29,33 @@ export function useReplicaSync(userId: string): void {
       }),
     [userId, navigate],
   );
-  useEffect(
-    () =>
-      startSync(userId, {
+  useEffect(() => {
+    // The sync client (transport, axios, the engine) loads after the first screen, which reads the replica.
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    void import('../../local/sync-client').then(({ startSync }) => {
+      if (cancelled) return;
+      stop = startSync(userId, {
         onResult: (result) => {
           if (result.push.merged > 0) {
-            toast('Your changes were combined with changes made on another device.', {
-              id: 'merged',
-              duration: 4000,
-            });
+            toastLater((toast) =>
+              toast('Your changes were combined with changes made on another device.', {
+                id: 'merged',
+                duration: 4000,
+              }),
+            );
           }
         },
         // SPEC section 8's 401: the session is cleared and the person forgotten (local/session.ts).
         onSessionEnded: () => {
-          toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' });
+          toastLater((toast) => toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' }));
           void navigate({ to: '/', replace: true });
         },
-      }),
-    [userId, navigate],
-  );
+      });
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [userId, navigate]);
 }

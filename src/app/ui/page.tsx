@@ -19,15 +19,6 @@ export function Card({ children, className = '' }: { children: ReactNode; classN
   );
 }
 
-/** The fallback text while screens load (SPEC section 2). */
-export function LoadingScreen() {
-  return (
-    <div role="status" className="flex min-h-screen items-center justify-center text-lg text-muted">
-      Checking your health data...
-    </div>
-  );
-}
-
 /**
  * An empty list or card that says what to do next and links to it (the action is a real screen or form):
  * e.g. <EmptyState icon={<CalendarDays />} title="No upcoming appointments." action={<Link ...>Add one</Link>} />.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { LoadingScreen } from '../../../src/app/ui/page';
+import { LoadingScreen } from '../../../src/app/ui/loading-screen';
 
 describe('LoadingScreen', () => {
   it("shows 'Checking your health data...' as a status while screens load", () => {

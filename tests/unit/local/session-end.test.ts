@@ -17,7 +17,8 @@ import { http } from '../../../src/local/http';
 import { setHttpEvents } from '../../../src/local/http-events';
 import { enqueue } from '../../../src/local/outbox';
 import { clearSession, readSession, storeSession } from '../../../src/local/session';
-import { startSync, stopSync } from '../../../src/local/sync-client';
+import { startSync } from '../../../src/local/sync-client';
+import { stopSync } from '../../../src/local/sync-trigger';
 import { fakeServer, storedAnywhere, tokenFor, type Answer, type Call } from './support';
 
 // Issue 7, point 3: the device forgets a person when their session ends. A 401 on any signed-in call (the

@@ -1,18 +1,20 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from '@tanstack/react-router';
-import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { Tabs } from '../../ui/tabs';
 import { SignInForm } from './sign-in-form';
-import { SignUpForm } from './sign-up-form';
-import { ForgotPassword } from './forgot-password';
 
-const tabClass = ({ selected }: { selected: boolean }) =>
-  `min-h-11 flex-1 rounded-md px-4 py-2 text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
-    selected ? 'bg-white text-brand-900 shadow' : 'text-slate-700 hover:text-slate-900'
-  }`;
+// Sign-up and the password reset load when asked for: the page's first paint carries sign-in only.
+const SignUpForm = lazy(() => import('./sign-up-form').then((module) => ({ default: module.SignUpForm })));
+const ForgotPassword = lazy(() =>
+  import('./forgot-password').then((module) => ({ default: module.ForgotPassword })),
+);
+
+const loadingForm = <p className="py-8 text-center text-slate-700">Loading...</p>;
 
 /** The sign-in and sign-up page (/login). */
 export function LoginPage() {
   const [resetting, setResetting] = useState(false);
+  const [tab, setTab] = useState(0);
   return (
     <main id="main" className="flex min-h-screen items-center justify-center px-4 py-10">
       <div className="w-full max-w-md">
@@ -23,22 +25,19 @@ export function LoginPage() {
         </div>
         <div className="rounded-lg bg-white p-6 shadow ring-1 ring-slate-200">
           {resetting ? (
-            <ForgotPassword onDone={() => setResetting(false)} />
+            <Suspense fallback={loadingForm}>
+              <ForgotPassword onDone={() => setResetting(false)} />
+            </Suspense>
           ) : (
-            <TabGroup>
-              <TabList className="mb-6 flex gap-1 rounded-lg bg-slate-100 p-1">
-                <Tab className={tabClass}>Sign in</Tab>
-                <Tab className={tabClass}>Sign up</Tab>
-              </TabList>
-              <TabPanels>
-                <TabPanel>
-                  <SignInForm onForgotPassword={() => setResetting(true)} />
-                </TabPanel>
-                <TabPanel>
+            <Tabs labels={['Sign in', 'Sign up']} selected={tab} onSelect={setTab}>
+              {tab === 0 ? (
+                <SignInForm onForgotPassword={() => setResetting(true)} />
+              ) : (
+                <Suspense fallback={loadingForm}>
                   <SignUpForm />
-                </TabPanel>
-              </TabPanels>
-            </TabGroup>
+                </Suspense>
+              )}
+            </Tabs>
           )}
         </div>
         <p className="mt-6 text-center text-sm text-slate-700">

@@ -1,25 +1,32 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import toast from 'react-hot-toast';
-import { loginBodySchema, type LoginBody } from '../../../domain/auth';
+import type { LoginBody } from '../../../domain/auth';
 import { signIn } from './account-actions';
 import { TextField } from '../../ui/fields';
+import { toastLater } from '../../ui/toast-later';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
-import { useZodForm } from '../../ui/use-zod-form';
+import { loadSchema, useSchemaForm } from '../../ui/use-schema-form';
 import { useOnline } from '../../shell/use-online';
 import { homeFor } from '../../shell/guards';
 import { statusOf, OFFLINE_MESSAGE } from '../../../local/http-errors';
-import { ResendVerification } from './resend-verification';
 
+// The page paints before Zod and the domain's schemas arrive: they load right after (use-schema-form.ts).
+const loginSchema = loadSchema(
+  () => import('../../../domain/auth'),
+  (module) => module.loginBodySchema,
+);
+const ResendVerification = lazy(() =>
+  import('./resend-verification').then((module) => ({ default: module.ResendVerification })),
+);
 const ConfirmDialog = lazy(() =>
   import('../../ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })),
 );
 
 export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void }) {
   const navigate = useNavigate();
-  const form = useZodForm(loginBodySchema, { email: '', password: '' });
+  const form = useSchemaForm(loginSchema, { email: '', password: '' });
   const { busy, failure, run } = useSubmit();
   const online = useOnline();
   // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
@@ -43,20 +50,21 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const body = form.validate<LoginBody>();
-    if (!body) return;
+    let body: LoginBody | null = null;
     setUnverified(null);
     await run(
       async () => {
+        body = await form.validateReady<LoginBody>();
+        if (!body) return;
         const profile = await signIn(body, confirmDeletingOthersChanges);
         if (!profile) return;
-        toast.success('Logged in successfully');
+        toastLater((toast) => toast.success('Logged in successfully'));
         await navigate({
           to: profile.beta_policy_accepted_at ? homeFor(profile.role) : '/beta-user-policy',
           replace: true,
         });
       },
-      (error) => setUnverified(statusOf(error) === 403 ? body.email : null),
+      (error) => setUnverified(statusOf(error) === 403 && body ? body.email : null),
     );
   };
 
@@ -71,7 +79,11 @@ export function SignInForm({ onForgotPassword }: { onForgotPassword: () => void 
         {...form.field('password')}
       />
       <FormAlert message={shownFailure} />
-      {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
+      {unverified ? (
+        <Suspense fallback={null}>
+          <ResendVerification key={unverified} email={unverified} />
+        </Suspense>
+      ) : null}
       <Button type="submit" className="mt-4 w-full" disabled={busy}>
         {busy ? 'Signing in...' : 'Sign in'}
       </Button>

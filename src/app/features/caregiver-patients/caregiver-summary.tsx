@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { HeartHandshake } from 'lucide-react';
-import { PermissionSummary } from '../../ui/permission-picker';
+import { PermissionSummary } from '../../ui/permission-summary';
 import { useAssociatedPatients, useSelectedPatientId } from '../../shell/use-selected-patient';
 import { useReceivedRequests } from './use-care-lists';
 

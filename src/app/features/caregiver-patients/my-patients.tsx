@@ -8,7 +8,7 @@ import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState } from '../../ui/page';
-import { PermissionSummary } from '../../ui/permission-picker';
+import { PermissionSummary } from '../../ui/permission-summary';
 import { setSelectedPatientId, useSelectedPatientId } from '../../shell/use-selected-patient';
 
 // 'My patients': the patients this caregiver is linked to, with what each allows; 'Select' makes one the

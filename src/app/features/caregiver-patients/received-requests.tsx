@@ -7,7 +7,7 @@ import { approveCareRequest, rejectCareRequest } from '../../../local/care-reque
 import { errorMessages } from '../../../local/http';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/page';
-import { PermissionSummary } from '../../ui/permission-picker';
+import { PermissionSummary } from '../../ui/permission-summary';
 
 // 'Requests': the invitations of patients who already found this caregiver's account (SPEC section 4:
 // received), each accepted or declined here. Accepting makes the patient selectable in the header.

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../../domain/dates';
 import { hasUserDb, userDb } from '../../../local/db';
 import { Badge, type BadgeTone } from '../../ui/badge';
 import { EmptyState } from '../../ui/page';
-import { PermissionSummary } from '../../ui/permission-picker';
+import { PermissionSummary } from '../../ui/permission-summary';
 
 // The caregiver's own permission requests to the selected patient, newest first, with their status
 // (SPEC section 3: pending, approved or rejected, compared case-insensitively).

@@ -1,11 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { DateTime } from 'luxon';
 import { CalendarClock, FlaskConical, HeartPulse, Pill, RefreshCw } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
-import { formatDateTime } from '../../../domain/dates';
+import { formatDateTime, relativeTime } from '../../../domain/clock';
 import type { Permission } from '../../../domain/permissions';
-import { syncNow } from '../../../local/sync-client';
+import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { PageTitle } from '../../ui/page';
 import { useCaregiverPermissions } from '../../shell/use-caregiver-permissions';
@@ -261,7 +260,7 @@ function SyncCard() {
       setSyncing(false);
     }
   };
-  const last = facts?.lastSyncAt ? DateTime.fromMillis(facts.lastSyncAt).toRelative() : null;
+  const last = facts?.lastSyncAt ? relativeTime(facts.lastSyncAt) : null;
   return (
     <HomeCard id="sync" title="This device" icon={RefreshCw}>
       <p className="font-medium text-text" data-testid="home-sync-state">

@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { DateTime } from 'luxon';
 import type { Appointment } from '../../../domain/appointments';
+import { startOfTodayIso } from '../../../domain/clock';
 import { hasUserDb, userDb } from '../../../local/db';
 
 /**
@@ -9,7 +9,7 @@ import { hasUserDb, userDb } from '../../../local/db';
  * the query first runs.
  */
 export function useNextAppointments(patientId: string | null, limit: number): Appointment[] | undefined {
-  const startOfToday = DateTime.now().startOf('day').toUTC().toISO() ?? '';
+  const startOfToday = startOfTodayIso();
   return useLiveQuery(async () => {
     if (!patientId || !hasUserDb()) return [];
     const rows = await userDb().appointments.where('patient_id').equals(patientId).sortBy('appointment_date');

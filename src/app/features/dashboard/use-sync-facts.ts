@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { hasUserDb, userDb } from '../../../local/db';
-import { LAST_SYNC_KEY } from '../../../local/sync-engine';
+import { LAST_SYNC_KEY } from '../../../local/sync-trigger';
 
 export type SyncFacts = { waiting: number; failed: number; lastSyncAt: number | null };
 

@@ -3,7 +3,7 @@ import { CARE_MESSAGES } from '../../../domain/caregivers';
 import { inviteInfo } from '../../../local/care-requests';
 import { errorMessages, statusOf } from '../../../local/http';
 import { Button } from '../../ui/button';
-import { PermissionSummary } from '../../ui/permission-picker';
+import { PermissionSummary } from '../../ui/permission-summary';
 import { DeadLink, PublicFrame } from './public-frame';
 import { InviteRegisterForm } from './invite-register-form';
 

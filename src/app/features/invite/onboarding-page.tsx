@@ -8,7 +8,7 @@ import { hasUserDb, userDb } from '../../../local/db';
 import { errorMessages } from '../../../local/http';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { PermissionSummary } from '../../ui/permission-picker';
+import { PermissionSummary } from '../../ui/permission-summary';
 import { homeFor } from '../../shell/guards';
 import { DeadLink, PublicFrame, primaryLinkClass } from './public-frame';
 import { isDeadLink } from './invite-register-page';

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../../domain/dates';
 import { endOtherSession, listSessions, signOutEverywhere } from '../../../local/account';
 import { hasUserDb, unsentChangeCount, userDb } from '../../../local/db';
 import { errorMessages } from '../../../local/http';
-import { syncNow } from '../../../local/sync-client';
+import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { DialogFrame } from '../../ui/confirm-dialog';
 import { FormAlert } from '../../ui/form-alert';

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoment,
+  relativeTime,
+  startOfTodayIso,
+} from '../../../src/domain/clock';
+import { DATE_DISPLAY, DATE_TIME_DISPLAY } from '../../../src/domain/dates';
+
+// The first screens format dates through Intl (clock.ts) so that they load without Luxon; everywhere else
+// Luxon's tokens describe the SPEC's formats. These hold the two to the same text.
+
+const instants = [
+  '2027-04-01T09:00:00Z',
+  '2026-12-31T23:59:59Z',
+  '2026-01-05T00:00:00.000Z',
+  '2028-02-29T12:34:56+02:00',
+  '2026-07-04T18:05:00-07:00',
+  '2026-11-23T06:07:08',
+];
+
+describe('display formats without Luxon', () => {
+  it.each(instants)('formats %s as Luxon does with the SPEC tokens', (iso) => {
+    expect(formatDateTime(iso)).toBe(DateTime.fromISO(iso).toFormat(DATE_TIME_DISPLAY));
+    expect(formatDate(iso)).toBe(DateTime.fromISO(iso).toFormat(DATE_DISPLAY));
+  });
+
+  it('reads a date alone as that day on the device, not UTC midnight', () => {
+    for (const day of ['2027-04-01', '2026-01-01', '2026-12-31']) {
+      expect(formatDate(day)).toBe(DateTime.fromISO(day).toFormat(DATE_DISPLAY));
+    }
+  });
+
+  it('gives nothing for what is not a date', () => {
+    for (const bad of ['', 'tomorrow', '2026-13-45T00:00:00Z', '12/01/2026', 'NaN']) {
+      expect(formatDateTime(bad)).toBe('');
+      expect(formatDate(bad)).toBe('');
+    }
+  });
+
+  it('formats a moment with seconds as the sync status shows it', () => {
+    const at = DateTime.fromISO('2026-11-23T06:07:08').toMillis();
+    expect(formatMoment(at)).toBe(DateTime.fromMillis(at).toFormat('ccc, LLL dd, HH:mm:ss'));
+  });
+});
+
+describe('relativeTime', () => {
+  const now = DateTime.fromISO('2026-11-23T12:00:00Z').toMillis();
+  it.each([
+    [-5 * 1000, '5 seconds ago'],
+    [-90 * 1000, '1 minute ago'],
+    [-5 * 60 * 1000, '5 minutes ago'],
+    [-3 * 3600 * 1000, '3 hours ago'],
+    [-2 * 24 * 3600 * 1000, '2 days ago'],
+    [2 * 3600 * 1000, 'in 2 hours'],
+  ])('%d ms from now reads as Luxon says it', (offset, words) => {
+    expect(relativeTime(now + offset, now)).toBe(words);
+    expect(DateTime.fromMillis(now + offset).toRelative({ base: DateTime.fromMillis(now) })).toBe(words);
+  });
+});
+
+describe('startOfTodayIso', () => {
+  it('is local midnight of the same day, as Luxon works it out', () => {
+    const at = new Date('2026-11-23T15:30:00');
+    expect(startOfTodayIso(at)).toBe(DateTime.fromJSDate(at).startOf('day').toUTC().toISO());
+  });
+});
