@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { constants as zlibConstants } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -10,6 +11,15 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 const THEME_COLOUR = '#0f766e';
 
 export default defineConfig({
+  // Zod without eval on the device, set before any schema is built (src/local/zod-without-eval.ts).
+  resolve: {
+    alias: [
+      {
+        find: /^zod$/,
+        replacement: fileURLToPath(new URL('src/local/zod-without-eval.ts', import.meta.url)),
+      },
+    ],
+  },
   plugins: [
     tanstackRouter({
       target: 'react',

@@ -1,4 +1,3 @@
-import './zod-without-eval';
 import { appointmentFieldsSchema, type Appointment, type AppointmentFields } from '../domain/appointments';
 import { BLOB_REFERENCE_PREFIX } from '../domain/sync';
 import type { KincareDb, StoredBlob } from './db';

@@ -1,4 +1,3 @@
-import './zod-without-eval';
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { errorMessages } from './http-errors';
 import { endSession, readSession } from './session';

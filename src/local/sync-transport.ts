@@ -1,4 +1,3 @@
-import './zod-without-eval';
 import axios, { type AxiosAdapter } from 'axios';
 
 // How the sync engine reaches the server: one request, answered with its status and body whatever the

@@ -1,10 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
-// Zod compiles fast validators with `new Function` when it may; the app's Content-Security-Policy forbids
-// eval, so the browser logs a CSP violation on the first check (Lighthouse counts it against best
-// practices). The app's forms are small: the interpreted checks are fast enough. Imported first by every
-// module of the device that checks with a schema: the HTTP client (http.ts), the sync transport
-// (sync-transport.ts, for pulls, pushes and the care lists), the local writes (appointments.ts), the forms
-// (app/ui/use-zod-form.ts, and use-schema-form.ts's loader) and the service worker (sw/sw.ts). Not by the
-// app's entry or the replica: Zod then loads with the first of those, after the first screen.
+// Zod as the browser gets it. Zod compiles fast validators with `new Function` where it may, and it asks
+// whether it may when an object schema is built (not first used); the app's Content-Security-Policy
+// forbids eval, so the browser logs a CSP violation (Lighthouse counts it against best practices). The
+// app's forms and answers are small: the interpreted checks are fast enough.
+//
+// So the client build resolves every `import ... from 'zod'` to this module (vite.config.ts,
+// resolve.alias): Zod is set to run without eval before any module that builds a schema runs, whichever
+// screen loads Zod first. 'zod/v4' is the same Zod (one global config), not aliased. The server imports
+// 'zod' itself and keeps the compiled validators. The service worker imports this module first too.
 z.config({ jitless: true });
+
+export * from 'zod/v4';
+export { z, z as default };

@@ -14,10 +14,28 @@ import {
 } from './support';
 
 // Every screen at the smallest phone we design for (360 x 740; each screen's own spec covers 390 x 844 and
-// 1280 x 800): the page does not scroll sideways, nothing tappable in it is under 44 px, and axe finds no
-// fault in light or dark. The people have data, so lists, badges and actions show rather than empty states.
+// 1280 x 800): the page does not scroll sideways, nothing tappable in it is under 44 px, axe finds no
+// fault in light or dark, and the Content-Security-Policy is never violated. The people have data, so lists, badges and actions show rather than empty states.
 
 test.use({ viewport: { width: 360, height: 740 } });
+
+// And nothing on any screen trips the Content-Security-Policy (an eval probe, an inline style or script):
+// the browser reports each violation to the page, which passes it here.
+let cspViolations: string[] = [];
+test.beforeEach(async ({ page }) => {
+  cspViolations = [];
+  await page.exposeFunction('reportCspViolation', (text: string) => cspViolations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation(
+        `${event.violatedDirective} by ${event.sourceFile}:${event.lineNumber} (${location.pathname})`,
+      ),
+    );
+  });
+});
+test.afterEach(() => {
+  expect(cspViolations).toEqual([]);
+});
 
 const ALL_READS = ['ReadDoctor', 'ReadPharmacy', 'ReadLabReport', 'ReadAppointment', 'ReadPrescription'];
 

@@ -8,18 +8,18 @@ import type { z } from 'zod';
 // The schema is given, or loaded: the sign-in page paints before Zod arrives (its first load has a budget,
 // tests/build/budget.mjs), so its form passes a loader, starts it on mount, and shows errors once it is
 // there; a submit waits for it (`validateReady`). Forms whose page loads Zod anyway use `useZodForm`
-// (use-zod-form.ts), which is this hook with Zod set up for the app's Content-Security-Policy first.
+// (use-zod-form.ts), this hook with the schema given.
 
 export type FormValues = Record<string, string>;
-/** A schema, or a way to load one that sets Zod up first (see `loadSchema`). */
+/** A schema, or a way to load one (see `loadSchema`). */
 export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
 
-/** A loader for a schema of a module the page has not loaded: Zod is set up before the module runs. */
+/** A loader for a schema of a module the page has not loaded yet. */
 export function loadSchema<Module>(
   importModule: () => Promise<Module>,
   pick: (module: Module) => z.ZodType,
 ): () => Promise<z.ZodType> {
-  return () => import('../../local/zod-without-eval').then(importModule).then(pick);
+  return () => importModule().then(pick);
 }
 
 export function useSchemaForm<Values extends FormValues>(source: SchemaSource, initial: Values) {

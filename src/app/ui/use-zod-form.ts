@@ -1,10 +1,8 @@
-import '../../local/zod-without-eval';
 import { useSchemaForm, type FormValues } from './use-schema-form';
 import type { z } from 'zod';
 
-// The form hook for pages that load Zod with their schemas: Zod is set up for the app's
-// Content-Security-Policy (zod-without-eval.ts) before any form checks. The state itself lives in
-// use-schema-form.ts, which the sign-in page uses with a schema it loads after its first paint.
+// The form hook for pages that load Zod with their schemas. The state itself lives in use-schema-form.ts,
+// which the sign-in page uses with a schema it loads after its first paint.
 
 export function useZodForm<Values extends FormValues>(schema: z.ZodType, initial: Values) {
   return useSchemaForm(schema, initial);
