@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import multipart from '@fastify/multipart';
@@ -61,24 +61,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('config', config);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"], // react-hot-toast injects its styles at run time
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        manifestSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // Sent by the headers plugin, and only over HTTPS.
-    strictTransportSecurity: false,
+  // helmet's headers are the same for every answer; @fastify/helmet works them out again (building
+  // helmet and parsing the CSP) on every request, so they are worked out once here and set from a table.
+  const securityHeaders = await helmetHeaders(HELMET_OPTIONS);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(securityHeaders);
   });
   await app.register(headersPlugin);
   await registerRateLimits(app, config);
@@ -120,6 +107,48 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 const API_NOT_FOUND = { message: 'Not found' };
+
+const HELMET_OPTIONS: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"], // react-hot-toast injects its styles at run time
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      frameSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      manifestSrc: ["'self'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+  // Sent by the headers plugin, and only over HTTPS.
+  strictTransportSecurity: false,
+};
+
+/** The headers @fastify/helmet sets with these options, read once from an answer of a throwaway server. */
+async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<string, string>> {
+  const probe = Fastify();
+  try {
+    await probe.register(helmet, options);
+    probe.get('/', async () => '');
+    const answer = await probe.inject('/');
+    const bare = Fastify();
+    bare.get('/', async () => '');
+    const without = await bare.inject('/');
+    await bare.close();
+    // Only what helmet added: not the date, length and type every answer has.
+    return Object.fromEntries(
+      Object.entries(answer.headers).flatMap(([name, value]) =>
+        name in without.headers || value === undefined ? [] : [[name, String(value)]],
+      ),
+    );
+  } finally {
+    await probe.close();
+  }
+}
 
 /**
  * Fastify's trustProxy from TRUST_PROXY. Fastify trusts no proxy at all for a bare hop count (a client

@@ -7,9 +7,9 @@
 // The dashboard is measured as a first load of a signed-in person: the session is in IndexedDB (signed
 // in through the form, as a person does), but the service worker and its caches are cleared first, so
 // that every file comes over the network as on the first visit after signing in on a new device.
-// BENCH_LIGHTHOUSE_SKIP_BUILD=1 measures the dist/ already there.
+// BENCH_LIGHTHOUSE_SKIP_BUILD=1 measures the dist/ already there; BENCH_LIGHTHOUSE_REPORT_DIR keeps the reports.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,6 +205,12 @@ async function audit(url: string, chromePort: number, keepStorage: boolean): Pro
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
+  // BENCH_LIGHTHOUSE_REPORT_DIR: the whole report as JSON, one file per page, to look into a missed target.
+  const reportDir = process.env.BENCH_LIGHTHOUSE_REPORT_DIR;
+  if (reportDir) {
+    const name = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'root';
+    writeFileSync(join(reportDir, `lighthouse-${name}.json`), JSON.stringify(lhr, null, 1));
+  }
   if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`);
   if (lhr.finalDisplayedUrl !== url)
     console.log(`  (ended on ${lhr.finalDisplayedUrl}: a redirect; the figures are of that page)`);

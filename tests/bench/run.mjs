@@ -8,6 +8,7 @@ const benches = [
   ['Replay of queued changes (batched push) on Postgres and PGlite', 'tests/bench/replay.ts'],
   ['First pull into Dexie in Chromium', 'tests/bench/pull-chromium.ts'],
   ['Many devices at once (push and pull against Postgres)', 'tests/bench/load.ts'],
+  ['Server speed: Kincare beside a bare node:http + pg server', 'tests/bench/server.ts'],
   ['Large chaos run', 'tests/bench/chaos-large.ts'],
   ['Fuzz gate at 100,000 requests (hostile requests from the OpenAPI document)', 'tests/bench/fuzz.ts'],
 ];

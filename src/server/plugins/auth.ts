@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import jwt from '@fastify/jwt';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Role } from '../../domain/roles';
 import { caregivers, patients, sessions, users } from '../db/schema';
@@ -55,6 +55,12 @@ declare module 'fastify' {
 
 const UNAUTHORIZED = 'Your session has ended. Please sign in again.';
 
+/** `Authorization: Bearer <token>`, as @fastify/jwt reads it (the scheme in any case); '' when absent. */
+function bearerToken(request: FastifyRequest): string {
+  const parts = request.headers.authorization?.split(' ');
+  return parts?.length === 2 && /^Bearer$/i.test(parts[0] ?? '') ? (parts[1] ?? '') : '';
+}
+
 // What this server signs. A token that verifies but says anything else (no exp, a sub or sid that is not
 // a UUID, claims of other types, an older token with no session) is refused like a bad signature:
 // a 401, never a 500 from a query that cannot take the value.
@@ -69,7 +75,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   await app.register(jwt, {
     secret: app.config.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: app.config.tokenTtlSeconds },
-    verify: { algorithms: ['HS256'] },
+    // A device sends the same token on every call until it expires: fast-jwt keeps the outcome of a
+    // signature check (not of the session check, which runs every time) until the token's exp at most.
+    verify: { algorithms: ['HS256'], cache: true },
   });
   app.decorateRequest('auth', null as unknown as AuthUser);
 
@@ -102,38 +110,44 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     return signToken(user.id, sessionId);
   });
 
+  // Every authenticated request runs this statement: built once and prepared (named), so neither
+  // drizzle nor Postgres works it out again on each request.
+  const liveSession = app.db
+    .select({
+      id: users.id,
+      role: users.role,
+      name: users.name,
+      email: users.email,
+      patientId: patients.id,
+      caregiverId: caregivers.id,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(patients, eq(patients.userId, users.id))
+    .leftJoin(caregivers, eq(caregivers.userId, users.id))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sid')),
+        eq(sessions.userId, sql.placeholder('sub')),
+        isNull(sessions.endedAt),
+        // drizzle does not map a placeholder through the column: the time goes as ISO text
+        gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+      ),
+    )
+    .limit(1)
+    .prepare('auth_live_session');
+
   app.decorate('authenticate', async (request: FastifyRequest) => {
     let claims: z.infer<typeof tokenClaimsSchema>;
     try {
-      claims = tokenClaimsSchema.parse(await request.jwtVerify());
+      claims = tokenClaimsSchema.parse(app.jwt.verify(bearerToken(request)));
     } catch {
       throw new HttpError(401, UNAUTHORIZED);
     }
     await pendingSessions.get(claims.sid);
     const now = new Date();
-    const [row] = await app.db
-      .select({
-        id: users.id,
-        role: users.role,
-        name: users.name,
-        email: users.email,
-        patientId: patients.id,
-        caregiverId: caregivers.id,
-        lastSeenAt: sessions.lastSeenAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .leftJoin(patients, eq(patients.userId, users.id))
-      .leftJoin(caregivers, eq(caregivers.userId, users.id))
-      .where(
-        and(
-          eq(sessions.id, claims.sid),
-          eq(sessions.userId, claims.sub),
-          isNull(sessions.endedAt),
-          gt(sessions.expiresAt, now),
-        ),
-      )
-      .limit(1);
+    const [row] = await liveSession.execute({ sid: claims.sid, sub: claims.sub, now: now.toISOString() });
     if (!row) throw new HttpError(401, UNAUTHORIZED);
     if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
       // Bookkeeping for the list of sign-ins: failing it must not fail the person's request.

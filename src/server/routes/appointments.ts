@@ -22,7 +22,9 @@ import {
   updateAppointment,
 } from '../services/appointment-mutations';
 import { accessChecks, restContext } from '../services/record-mutations';
+import { wireColumns } from '../services/records';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
+import { typedAnswer } from './typed-answer';
 
 // /api/appointments (SPEC section 7), on the synced-records engine. The mutations live in
 // services/appointment-mutations.ts, shared with the batched replay (POST /api/sync/push).
@@ -42,6 +44,26 @@ const errors = {
 export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
+  // The list's two statements (with and without a start date), built once and prepared.
+  const listQuery = (fromStartDate: boolean) =>
+    app.db
+      .select(wireColumns)
+      .from(records)
+      .where(
+        and(
+          eq(records.resource, RESOURCE),
+          eq(records.patientId, sql.placeholder('patientId')),
+          isNull(records.deletedAt),
+          fromStartDate
+            ? gte(sql`${records.data}->>'appointment_date'`, sql.placeholder('startDate'))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(sql`${records.data}->>'appointment_date'`))
+      .prepare(fromStartDate ? 'appointments_list_from' : 'appointments_list');
+  const listAll = listQuery(false);
+  const listFrom = listQuery(true);
+
   app.get(
     '/',
     {
@@ -50,21 +72,14 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: appointmentListQuerySchema,
         response: { 200: appointmentListResponseSchema, ...errors },
       },
+      ...typedAnswer, // rows through asAppointment
     },
     async (request) => {
       const patientId = await patientForCall(app.db, request.auth, request.query.patient, PERMISSIONS.read);
-      const conditions = [
-        eq(records.resource, RESOURCE),
-        eq(records.patientId, patientId),
-        isNull(records.deletedAt),
-      ];
-      if (request.query.startDate)
-        conditions.push(gte(sql`${records.data}->>'appointment_date'`, request.query.startDate));
-      const rows = await app.db
-        .select()
-        .from(records)
-        .where(and(...conditions))
-        .orderBy(asc(sql`${records.data}->>'appointment_date'`));
+      const { startDate } = request.query;
+      const rows = startDate
+        ? await listFrom.execute({ patientId, startDate })
+        : await listAll.execute({ patientId });
       // A caregiver reading the patient's appointments is shown to the patient (issue 9, point 6).
       await recordDelivery(app.db, request.auth, { patientId, resource: RESOURCE, count: rows.length });
       return { success: true as const, data: rows.map(asAppointment) };
@@ -79,6 +94,7 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
         params: appointmentIdParamsSchema,
         response: { 200: appointmentResponseSchema, ...errors },
       },
+      ...typedAnswer, // the row through asAppointment
     },
     async (request) => {
       const row = await appointmentFor(

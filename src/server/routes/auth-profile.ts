@@ -11,6 +11,7 @@ import { users } from '../db/schema';
 import { HttpError } from '../plugins/errors';
 import { checkUsAddress } from '../services/zip-lookup';
 import { requireProfile, signedIn } from './auth-common';
+import { typedAnswer } from './typed-answer';
 import { byUser, limitBy, VALIDATE_ADDRESS_PER_MINUTE } from './auth-rate-limit';
 
 // The signed-in user's own profile: read it, accept the beta policy, check a US address.
@@ -27,6 +28,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         ...signedIn,
         response: { 200: profileResponseSchema, 401: errorBodySchema },
       },
+      ...typedAnswer, // built field by field by loadProfile
     },
     async (request) => ({ success: true as const, data: await requireProfile(app, request.auth.userId) }),
   );

@@ -13,7 +13,15 @@ import { notAllowed } from './access';
 import { HttpError } from '../plugins/errors';
 import type { StoredAnswer } from './idempotency';
 import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
-import { createRecord, deleteRecord, findRecord, toWire, updateRecord, type RecordRow } from './records';
+import {
+  createRecord,
+  deleteRecord,
+  findRecord,
+  toWire,
+  updateRecord,
+  type RecordRow,
+  type WireRow,
+} from './records';
 import type { Queryable } from './transaction';
 
 // Creating, editing and deleting appointments: the checks and the answers of POST, PUT and DELETE
@@ -21,7 +29,7 @@ import type { Queryable } from './transaction';
 
 const RESOURCE = 'appointments';
 
-export const asAppointment = (row: RecordRow) => toWire(row) as Appointment;
+export const asAppointment = (row: WireRow) => toWire(row) as Appointment;
 
 /** An attachment must be a file the caller uploaded (so nobody can point a record at another's file). */
 async function checkAttachment({ tx, auth }: MutationContext, key: string | null | undefined) {

@@ -165,10 +165,13 @@ export class IdempotencyLedger {
     for (const call of calls) if (!firstCall.has(call.key)) firstCall.set(call.key, call.fingerprint);
     if (firstCall.size === 0) return ledger;
     const keys = [...firstCall.keys()].sort();
+    // The keys as one JSON parameter (in their sorted order), not five parameters each: cheaper to build.
+    const claims = JSON.stringify(keys.map((key) => ({ key, fingerprint: firstCall.get(key) ?? '' })));
     const claimed = await tx
       .insert(idempotencyKeys)
-      .values(
-        keys.map((key) => ({ userId, key, fingerprint: firstCall.get(key) ?? '', statusCode: 0, body: {} })),
+      .select(
+        sql`select ${userId}::uuid, claim.key, claim.fingerprint, 0, '{}'::jsonb, null, null, now()
+          from jsonb_to_recordset(${claims}::jsonb) as claim(key text, fingerprint text)`,
       )
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });

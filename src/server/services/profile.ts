@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Profile, updateProfileFieldsSchema } from '../../domain/auth';
 import { ageFromBirthDate } from '../../domain/dates';
@@ -33,18 +33,29 @@ const profileColumns = {
   caregiverId: caregivers.id,
 };
 
+/** The profile's statement, built once per database and prepared: the app reads the profile on every start. */
+const prepareProfileQuery = (db: Queryable) =>
+  db
+    .select(profileColumns)
+    .from(users)
+    .leftJoin(patients, eq(patients.userId, users.id))
+    .leftJoin(caregivers, eq(caregivers.userId, users.id))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('profile_load');
+const profileQueries = new WeakMap<Queryable, ReturnType<typeof prepareProfileQuery>>();
+
 export async function loadProfile(
   db: Queryable,
   storage: FileStorage,
   userId: string,
 ): Promise<Profile | null> {
-  const [row] = await db
-    .select(profileColumns)
-    .from(users)
-    .leftJoin(patients, eq(patients.userId, users.id))
-    .leftJoin(caregivers, eq(caregivers.userId, users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
+  let query = profileQueries.get(db);
+  if (!query) {
+    query = prepareProfileQuery(db);
+    profileQueries.set(db, query);
+  }
+  const [row] = await query.execute({ userId });
   if (!row) return null;
   return {
     id: row.id,

@@ -12,7 +12,7 @@ import {
   type Transaction,
 } from './idempotency';
 import { accessChecks, replayCheck, type MutationContext, type PreparedMutation } from './record-mutations';
-import { takeVersionLock } from './records';
+import { CreateBatch, takeVersionLock, type NewRecord } from './records';
 import { SYNCED_MUTATIONS } from './synced-mutations';
 
 // The batched replay (POST /api/sync/push): a device's queued changes, applied in order, each exactly
@@ -37,7 +37,7 @@ const isRefusal = (error: unknown): error is HttpError =>
 /** Thrown out of the first attempt's transaction (rolling it back) when an item did not succeed. */
 class ItemDidNotSucceed extends Error {}
 
-type Item = { key: string; mutation: PreparedMutation };
+type Item = { key: string; op: PushChange['op']; mutation: PreparedMutation };
 
 export async function applyPushedChanges(
   db: Database,
@@ -47,6 +47,7 @@ export async function applyPushedChanges(
 ): Promise<PushResult[]> {
   const items: Item[] = changes.map((change) => ({
     key: change.idempotency_key,
+    op: change.op,
     mutation: SYNCED_MUTATIONS[change.resource][change.op](change),
   }));
   try {
@@ -70,12 +71,17 @@ async function applyBatch(
       mutation.valid ? [{ key, fingerprint: mutation.fingerprint }] : [],
     );
     const ledger = await IdempotencyLedger.claim(tx, auth.userId, calls);
-    if (ledger.mayWrite) await takeVersionLock(tx);
     const shared: Omit<MutationContext, 'tx'> = {
       auth,
       access: accessChecks(auth, { cached: true }),
       writeOptions: { versionLockHeld: ledger.mayWrite },
     };
+    if (ledger.mayWrite) {
+      // Asked before the version lock, which every writer waits for, rather than by the first item under
+      // it: the answer (or refusal) is kept by the cached checks and given to every item that asks.
+      await shared.access.requireBetaPolicy(tx).catch(() => undefined);
+      await takeVersionLock(tx);
+    }
     const run = (work: (context: MutationContext) => Promise<StoredAnswer>) =>
       savepoints
         ? tx.transaction((savepoint: Transaction) => work({ ...shared, tx: savepoint }))
@@ -86,7 +92,27 @@ async function applyBatch(
     const results: PushResult[] = [];
     const answer = (key: string, { statusCode, body }: StoredAnswer) =>
       results.push({ idempotency_key: key, status: statusCode, body });
-    for (const { key, mutation } of items) {
+    for (let index = 0; index < items.length;) {
+      const creates = savepoints || !ledger.mayWrite ? [] : createsToRun(items, index, ledger);
+      if (creates.length > 1) {
+        // A run of creates (a device's new records): their inserts go to Postgres as one statement.
+        const done = await runCreates(tx, shared, creates);
+        for (const [position, { key, mutation }] of creates.entries()) {
+          const outcome = done[position];
+          if (!mutation.valid || outcome?.status !== 'fulfilled')
+            throw new ItemDidNotSucceed('an item was refused or failed', {
+              cause: outcome?.status === 'rejected' ? outcome.reason : undefined,
+            });
+          ledger.record(key, mutation.fingerprint, outcome.value);
+          answer(key, outcome.value);
+        }
+        index += creates.length;
+        continue;
+      }
+      const item = items[index];
+      index++;
+      if (!item) break;
+      const { key, mutation } = item;
       if (!mutation.valid) {
         answer(key, mutation.answer);
         continue;
@@ -130,4 +156,61 @@ async function applyBatch(
     await ledger.settle();
     return results;
   });
+}
+
+/** The items from `index` on that are creates to run, up to the first that is not (or repeats a key). */
+function createsToRun(items: readonly Item[], index: number, ledger: IdempotencyLedger): Item[] {
+  const run: Item[] = [];
+  const keys = new Set<string>();
+  for (const item of items.slice(index)) {
+    const { key, op, mutation } = item;
+    if (op !== 'create' || !mutation.valid || keys.has(key)) break;
+    if (ledger.decide(key, mutation.fingerprint).kind !== 'run') break;
+    keys.add(key);
+    run.push(item);
+  }
+  return run;
+}
+
+/**
+ * Runs these creates together: each item's checks as usual, their inserts as one (CreateBatch), written
+ * once every item has handed over its insert or ended. Answers every item's outcome, in order, once all
+ * have ended (so no statement of theirs is still under way when the caller rolls the transaction back).
+ */
+async function runCreates(
+  tx: Transaction,
+  shared: Omit<MutationContext, 'tx'>,
+  creates: readonly Item[],
+): Promise<PromiseSettledResult<StoredAnswer>[]> {
+  const batch = new CreateBatch(tx);
+  let waiting = creates.length;
+  const handedOver = () => {
+    waiting--;
+    if (waiting === 0) void batch.flush();
+  };
+  return Promise.allSettled(
+    creates.map(async ({ mutation }) => {
+      if (!mutation.valid) throw new Error('only valid creates run together');
+      let counted = false;
+      const count = () => {
+        if (counted) return;
+        counted = true;
+        handedOver();
+      };
+      const createBatch = {
+        add: (input: NewRecord) => {
+          const row = batch.add(input);
+          // A second insert of one item (no handler makes one) is written at once, not held back.
+          if (counted) void batch.flush();
+          else count();
+          return row;
+        },
+      };
+      try {
+        return await mutation.run({ ...shared, tx, writeOptions: { ...shared.writeOptions, createBatch } });
+      } finally {
+        count();
+      }
+    }),
+  );
 }
