@@ -16,7 +16,8 @@ import {
   type Session as SignedInSession,
   type UpdateProfileFields,
 } from '../domain/auth';
-import { http, statusOf } from './http';
+import { http } from './http';
+import { statusOf } from './http-errors';
 import {
   deleteDataCaches,
   deleteOtherUsersDbs,

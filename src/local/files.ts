@@ -1,7 +1,8 @@
 import { BLOB_REFERENCE_PREFIX } from '../domain/sync';
 import { previewResponseSchema } from '../domain/uploads';
 import { userDb } from './db';
-import { http, OFFLINE_MESSAGE } from './http';
+import { http } from './http';
+import { OFFLINE_MESSAGE } from './http-errors';
 
 // Opening a stored file: while it is still only on this device (`blob:<id>`) from the blob store, with no
 // network; once uploaded, through a short-lived signed link from the server (online only).

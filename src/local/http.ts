@@ -8,8 +8,7 @@ import { httpEvents } from './http-events';
 // registers what to do (toast, navigate) through setHttpEvents.
 
 // Its error helpers live in http-errors.ts (no axios there, so a screen can read an error without loading
-// the client); they are exported from here as well for the screens that already hold the client.
-export { errorMessages, fieldErrors, OFFLINE_MESSAGE, statusOf } from './http-errors';
+// the client).
 
 export const http = axios.create({ baseURL: '/api', timeout: 30_000 });
 

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { InviteForm } from '../../../src/app/features/care-giver/invite-form';
-import { http, OFFLINE_MESSAGE } from '../../../src/local/http';
+import { http } from '../../../src/local/http';
+import { OFFLINE_MESSAGE } from '../../../src/local/http-errors';
 import { fakeServer, type Answer, type Call } from '../local/support';
 
 // The invite form of /care-giver: what it sends (SPEC section 3's invite payload), and where the server's

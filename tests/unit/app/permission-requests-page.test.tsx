@@ -4,7 +4,8 @@ import axios from 'axios';
 import type { PermissionRequestEntry } from '../../../src/domain/caregivers';
 import { PermissionRequestsPage } from '../../../src/app/features/permission-requests/permission-requests-page';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
-import { http, OFFLINE_MESSAGE } from '../../../src/local/http';
+import { http } from '../../../src/local/http';
+import { OFFLINE_MESSAGE } from '../../../src/local/http-errors';
 import { fakeServer, type Call } from '../local/support';
 
 // The patient's 'Caregivers Permission List' (SPEC section 2) read from the replica: pending rows have

@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { updatePermissionBodySchema, type ApprovedRequest } from '../../../domain/caregivers';
 import { isPermission, type Permission } from '../../../domain/permissions';
 import { updateCaregiverPermissions } from '../../../local/care-requests';
-import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http';
+import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';

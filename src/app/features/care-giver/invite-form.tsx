@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CARE_MESSAGES, inviteBodySchema } from '../../../domain/caregivers';
 import type { Permission } from '../../../domain/permissions';
 import { sendCareRequest } from '../../../local/care-requests';
-import { errorMessages, fieldErrors, OFFLINE_MESSAGE } from '../../../local/http';
+import { errorMessages, fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
 import { useOnline } from '../../shell/use-online';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';

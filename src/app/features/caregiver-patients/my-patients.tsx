@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { UsersRound } from 'lucide-react';
 import type { ApprovedRequest, AssociatedPatientEntry } from '../../../domain/caregivers';
 import { deleteCareRequest } from '../../../local/care-requests';
-import { errorMessages } from '../../../local/http';
+import { errorMessages } from '../../../local/http-errors';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';

@@ -4,7 +4,7 @@ import { Inbox } from 'lucide-react';
 import type { ReceivedRequest } from '../../../domain/caregivers';
 import { formatDate } from '../../../domain/dates';
 import { approveCareRequest, rejectCareRequest } from '../../../local/care-requests';
-import { errorMessages } from '../../../local/http';
+import { errorMessages } from '../../../local/http-errors';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/page';
 import { PermissionSummary } from '../../ui/permission-summary';

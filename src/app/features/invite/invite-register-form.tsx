@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { inviteRegisterBodySchema, type InviteRegisterBody } from '../../../domain/auth';
 import { CARE_MESSAGES } from '../../../domain/caregivers';
 import { registerInvitedCaregiver } from '../../../local/care-requests';
-import { errorMessages, fieldErrors } from '../../../local/http';
+import { errorMessages, fieldErrors } from '../../../local/http-errors';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CARE_MESSAGES } from '../../../domain/caregivers';
 import { inviteInfo } from '../../../local/care-requests';
-import { errorMessages, statusOf } from '../../../local/http';
+import { errorMessages, statusOf } from '../../../local/http-errors';
 import { Button } from '../../ui/button';
 import { PermissionSummary } from '../../ui/permission-summary';
 import { DeadLink, PublicFrame } from './public-frame';

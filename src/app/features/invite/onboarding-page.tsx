@@ -5,7 +5,7 @@ import type { Profile } from '../../../domain/auth';
 import { CARE_MESSAGES, type AssociatedPatientEntry } from '../../../domain/caregivers';
 import { completeOnboarding, refreshCareNow } from '../../../local/care-requests';
 import { hasUserDb, userDb } from '../../../local/db';
-import { errorMessages } from '../../../local/http';
+import { errorMessages } from '../../../local/http-errors';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { PermissionSummary } from '../../ui/permission-summary';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { changePasswordBodySchema, type ChangePasswordBody } from '../../../domain/auth';
 import { changePassword } from '../../../local/account';
-import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http';
+import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
 import { useOnline } from '../../shell/use-online';
 import { TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';

@@ -9,7 +9,8 @@ import {
 import { ETHNICITIES, GENDERS, RACES } from '../../../domain/options';
 import { updateProfile } from '../../../local/account';
 import { userDb } from '../../../local/db';
-import { fieldErrors, http, OFFLINE_MESSAGE } from '../../../local/http';
+import { http } from '../../../local/http';
+import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
 import { useOnline } from '../../shell/use-online';
 import { FileField, SelectField, TextField } from '../../ui/fields';
 import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';

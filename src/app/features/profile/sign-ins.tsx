@@ -5,7 +5,7 @@ import type { Session as SignedInSession } from '../../../domain/auth';
 import { formatDateTime } from '../../../domain/dates';
 import { endOtherSession, listSessions, signOutEverywhere } from '../../../local/account';
 import { hasUserDb, unsentChangeCount, userDb } from '../../../local/db';
-import { errorMessages } from '../../../local/http';
+import { errorMessages } from '../../../local/http-errors';
 import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { DialogFrame } from '../../ui/confirm-dialog';
