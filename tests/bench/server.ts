@@ -9,7 +9,9 @@
 // Environment: BENCH_SERVER_SECONDS (measured seconds per endpoint and server, default 4; PGlite half),
 // BENCH_SERVER_CONNECTIONS (default 16), BENCH_SERVER_DATABASES (`postgres,pglite`, the default, or one),
 // BENCH_SERVER_CPU_PROF (a folder: Kincare runs with `node --cpu-prof` and writes its profile there),
-// BENCH_SERVER_ONLY (only the endpoints whose name holds this text).
+// BENCH_SERVER_ONLY (only the endpoints whose name holds this text), BENCH_SERVER_ADD_RESOURCE=1 (Postgres:
+// after the first pass, a second resource's rows for the same patients, then every endpoint again, and
+// the two passes compared: the "no endpoint regresses by more than 10% when a resource is added" target).
 //
 // `tsx tests/bench/server.ts --baseline` is the bare server itself (started as a child by the benchmark).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { eq, sql } from 'drizzle-orm';
-import { openDatabase, pgliteDirFor } from '../../src/server/db/client';
+import { openDatabase, pgliteDirFor, type Database } from '../../src/server/db/client';
 import { patients, records, sessions, users } from '../../src/server/db/schema';
 import { withBenchDatabase } from './postgres';
 
@@ -33,6 +35,15 @@ const CPU_PROFILE_DIR = process.env.BENCH_SERVER_CPU_PROF;
 /** Only the endpoints whose name holds this text (to profile one of them). */
 const ONLY = process.env.BENCH_SERVER_ONLY;
 const TARGET = 0.8;
+const ADD_RESOURCE = process.env.BENCH_SERVER_ADD_RESOURCE === '1';
+/**
+ * The second resource of BENCH_SERVER_ADD_RESOURCE. Appointments are the only synced resource so far, so
+ * its rows are simulated: records of another `resource` value for the same patients, as many as each has
+ * appointments, which every read of appointments (list, pull, the push's writes) must pass over by index.
+ */
+const ADDED_RESOURCE = 'bench_added_resource';
+/** At most this much slower (requests/s) with the added resource's rows. */
+const ADD_RESOURCE_TARGET = 0.9;
 /** PGlite runs one query at a time: more connections only queue (a 2,000-row pull then outlasts a run). */
 const PGLITE_CONNECTIONS = 4;
 const LIST_SIZE = 50;
@@ -585,24 +596,7 @@ async function seed(options: { databaseUrl?: string; pgliteDir?: string }): Prom
     const reader = await person('reader');
     const puller = await person('puller');
     const pusher = await person('pusher');
-    const appointments = async (owner: Person, count: number) => {
-      for (let offset = 0; offset < count; offset += 500) {
-        const rows = Array.from({ length: Math.min(500, count - offset) }, () => {
-          const data = visit(owner.patientId);
-          const { patient_id: _patient, ...fields } = data;
-          return {
-            id: randomUUID(),
-            resource: 'appointments',
-            patientId: owner.patientId,
-            version: sql`nextval('change_version_seq')`,
-            data: fields,
-            fieldChangedAt: Object.fromEntries(Object.keys(fields).map((field) => [field, Date.now()])),
-            createdBy: owner.userId,
-          };
-        });
-        await db.insert(records).values(rows);
-      }
-    };
+    const appointments = (owner: Person, count: number) => insertRecords(db, 'appointments', owner, count);
     await appointments(reader, LIST_SIZE);
     await appointments(puller, PULL_ROWS);
     const [first] = await db
@@ -611,6 +605,39 @@ async function seed(options: { databaseUrl?: string; pgliteDir?: string }): Prom
       .where(eq(records.patientId, reader.patientId))
       .limit(1);
     return { reader, puller, pusher, appointmentId: first?.id ?? '' };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `count` records of `resource` for `owner`'s patient, each with an appointment's fields as its data. */
+async function insertRecords(db: Database, resource: string, owner: Person, count: number): Promise<void> {
+  for (let offset = 0; offset < count; offset += 500) {
+    const rows = Array.from({ length: Math.min(500, count - offset) }, () => {
+      const data = visit(owner.patientId);
+      const { patient_id: _patient, ...fields } = data;
+      return {
+        id: randomUUID(),
+        resource,
+        patientId: owner.patientId,
+        version: sql`nextval('change_version_seq')`,
+        data: fields,
+        fieldChangedAt: Object.fromEntries(Object.keys(fields).map((field) => [field, Date.now()])),
+        createdBy: owner.userId,
+      };
+    });
+    await db.insert(records).values(rows);
+  }
+}
+
+/** The added resource's rows: as many per patient as it has appointments (the pusher: a push's worth). */
+async function addResource(databaseUrl: string, people: People): Promise<void> {
+  const handle = await openDatabase({ databaseUrl });
+  try {
+    await insertRecords(handle.db, ADDED_RESOURCE, people.reader, LIST_SIZE);
+    await insertRecords(handle.db, ADDED_RESOURCE, people.puller, PULL_ROWS);
+    await insertRecords(handle.db, ADDED_RESOURCE, people.pusher, PUSH_SIZE);
+    await handle.db.execute(sql`analyze records`);
   } finally {
     await handle.close();
   }
@@ -786,7 +813,8 @@ async function measure(
   baseline: () => Promise<string>,
   list: Endpoint[],
   seconds: number,
-): Promise<void> {
+): Promise<Map<string, { kincare: Figures; bare: Figures }>> {
+  const measured = new Map<string, { kincare: Figures; bare: Figures }>();
   console.log(`\n${title}: ${CONNECTIONS} connections, ${seconds} s per endpoint and server after a warm-up`);
   console.log(
     `  ${pad('endpoint', 40)} ${pad('Kincare req/s  p50  p99 ms', 28)} ${pad('bare req/s  p50  p99 ms', 28)} ratio`,
@@ -815,8 +843,40 @@ async function measure(
     await load(baselineOrigin, endpoint, warmUp);
     const b = await load(baselineOrigin, endpoint, seconds);
     printLine(endpoint.name, k, b);
+    measured.set(endpoint.name, { kincare: k, bare: b });
     for (const failure of k.failures) fail(`${endpoint.name}, Kincare: ${failure}`);
     for (const failure of b.failures) fail(`${endpoint.name}, baseline: ${failure}`);
+  }
+  return measured;
+}
+
+/**
+ * Each endpoint's figures with the added resource over those without: Kincare's requests/s, and (since a
+ * loaded machine moves both servers) Kincare's ratio to the bare server, which cancels what moved both.
+ */
+function printAddedResource(
+  before: Map<string, { kincare: Figures; bare: Figures }>,
+  after: Map<string, { kincare: Figures; bare: Figures }>,
+): void {
+  console.log(
+    `\nWith a second resource's rows (\`${ADDED_RESOURCE}\`, simulated: appointments are the only synced resource, so no route serves it and a pull's scope does not name it; its rows sit in the records table for the same patients, as many as their appointments) over without; target ${ADD_RESOURCE_TARGET}:`,
+  );
+  console.log(`  ${pad('endpoint', 40)} ${pad('Kincare req/s', 20)} ${pad('Kincare/bare ratio', 20)}`);
+  for (const [name, without] of before) {
+    const withIt = after.get(name);
+    if (!withIt) continue;
+    if ([without, withIt].some((side) => side.kincare.requests === 0 || side.bare.requests === 0)) {
+      console.log(`  ${pad(name, 40)} no ratio: a server finished no request in a pass`);
+      continue;
+    }
+    const ratioOf = (side: { kincare: Figures; bare: Figures }) =>
+      side.kincare.requestsPerSecond / side.bare.requestsPerSecond;
+    const speed = withIt.kincare.requestsPerSecond / without.kincare.requestsPerSecond;
+    const relative = ratioOf(withIt) / ratioOf(without);
+    const verdict = (value: number) => (value >= ADD_RESOURCE_TARGET ? 'met' : 'missed');
+    console.log(
+      `  ${pad(name, 40)} ${pad(`${speed.toFixed(2)}x ${verdict(speed)}`, 20)} ${pad(`${relative.toFixed(2)}x ${verdict(relative)}`, 20)}`,
+    );
   }
 }
 
@@ -858,13 +918,26 @@ async function postgresRun(logDir: string): Promise<void> {
     );
     try {
       const head = await headOf(kincare.origin, people.reader);
-      await measure(
+      const before = await measure(
         'Postgres (Kincare at its default log level, info)',
         async () => kincare.origin,
         async () => baseline.origin,
         endpoints(people, head),
         SECONDS,
       );
+      if (ADD_RESOURCE) {
+        await addResource(databaseUrl, people);
+        // The head moved with the pushes of the first pass; a pull at the head starts from the new one.
+        const headNow = await headOf(kincare.origin, people.reader);
+        const after = await measure(
+          `Postgres again, with a second resource's rows (${ADDED_RESOURCE})`,
+          async () => kincare.origin,
+          async () => baseline.origin,
+          endpoints(people, headNow),
+          SECONDS,
+        );
+        printAddedResource(before, after);
+      }
     } finally {
       for (const [name, child] of [
         ['Kincare', kincare],
