@@ -30,6 +30,7 @@ export type RouteAccess =
  * - 'owner-patient': the owner patient (a patient_id, ?patient=).
  * - 'owner-account': the owner's user id; the owner and caregivers linked to them may see it.
  * - 'owner-record': a record of the owner (an appointment the owner made).
+ * - 'owner-doctor': an entry of the owner's doctors (a directory doctor the owner added to their list).
  * - 'owner-file': a stored file attached to a record of the owner.
  * - 'owner-session': one of the owner's sign-ins.
  * - 'care-link': the link between the owner and the linked caregiver with the permission.
@@ -41,6 +42,7 @@ export type RouteTarget =
   | 'owner-patient'
   | 'owner-account'
   | 'owner-record'
+  | 'owner-doctor'
   | 'owner-file'
   | 'owner-session'
   | 'care-link'
@@ -59,6 +61,8 @@ export type Fill = {
     | 'new-uuid'
     /** A fresh Idempotency-Key. */
     | 'new-key'
+    /** A doctor of the provider directory (public NPPES data). */
+    | 'directory-doctor-id'
     /** A fresh e-mail address that has no account. */
     | 'new-email';
 };
@@ -406,6 +410,64 @@ const careRoutes: readonly ApiRoute[] = [
   },
 ];
 
+// ---- The provider directory (public NPPES data: anyone signed in may search it) ----
+
+const directoryRoutes: readonly ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/doctors/list',
+    access: { permission: 'ReadDoctor' },
+    target: 'owner-patient',
+    request: { query: { patient: fill('owner-patient-id') } },
+    allowed: 200,
+    refused: 403,
+  },
+  {
+    method: 'POST',
+    path: '/api/doctors/add',
+    access: { permission: 'AddDoctors' },
+    target: 'owner-patient',
+    request: { body: { patient_id: fill('owner-patient-id'), doctor_id: fill('directory-doctor-id') } },
+    allowed: 201,
+    refused: 403,
+    isolation: 'case', // a doctor is added once: a second add is 409
+  },
+  {
+    method: 'DELETE',
+    path: '/api/doctors/:id',
+    access: { permission: 'DeleteDoctor' },
+    target: 'owner-doctor',
+    request: { params: { id: fill('target-id') } },
+    allowed: 200,
+    refused: RECORD_CHANGE_REFUSED,
+    isolation: 'case',
+  },
+  {
+    method: 'GET',
+    path: '/api/doctors',
+    access: 'signed-in',
+    target: 'none',
+    request: { query: { name: 'matrix', zip: '10001' } },
+    allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/doctors/:id',
+    access: 'signed-in',
+    target: 'none',
+    request: { params: { id: fill('directory-doctor-id') } },
+    allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/pharmacies',
+    access: 'signed-in',
+    target: 'none',
+    request: { query: { zip: '10001' } },
+    allowed: 200,
+  },
+];
+
 // ---- Records, sync and files ----
 
 const recordRoutes: readonly ApiRoute[] = [
@@ -521,6 +583,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'GET', path: '/api/health', access: 'public', target: 'none', request: {}, allowed: 200 },
   ...authRoutes,
   ...careRoutes,
+  ...directoryRoutes,
   ...recordRoutes,
 ];
 

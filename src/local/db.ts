@@ -1,6 +1,7 @@
 import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
 import type { Appointment } from '../domain/appointments';
+import type { MyDoctor } from '../domain/doctors';
 import type {
   ActivityEntry,
   ApprovedRequest,
@@ -33,7 +34,8 @@ export type AssociatedPatient = {
 };
 
 /** A doctor in the patient's network (filled by the doctors feature; read by pickers). */
-export type LocalDoctor = { id: string; patient_id: string; name: string; speciality?: string };
+/** An entry of the patient's doctors (synced resource `doctors`): the directory's profile as added. */
+export type LocalDoctor = MyDoctor;
 
 export type SyncedRow = { id: string; version: number } & Record<string, unknown>;
 

@@ -23,6 +23,7 @@ function withFileKeys(
 /** The field that names a record to a person, per resource. */
 export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   appointments: 'appointment_title',
+  doctors: 'name',
 };
 
 /**

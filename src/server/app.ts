@@ -19,6 +19,7 @@ import { storagePlugin } from './plugins/storage';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
 import { appointmentRoutes } from './routes/appointments';
+import { doctorRoutes, pharmacyRoutes } from './routes/directory';
 import { syncRoutes } from './routes/sync';
 import { requestRoutes } from './routes/requests';
 import { uploadRoutes } from './routes/uploads';
@@ -93,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(appointmentRoutes, { prefix: '/appointments' });
+      await api.register(doctorRoutes, { prefix: '/doctors' });
+      await api.register(pharmacyRoutes, { prefix: '/pharmacies' });
       await api.register(syncRoutes, { prefix: '/sync' });
       await api.register(requestRoutes, { prefix: '/request' });
       await api.register(uploadRoutes, { prefix: '/upload-image' });

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, pgliteDirFor } from './db/client';
 import { buildApp } from './app';
+import { loadSampleDirectoryIfEmpty } from './directory/sample';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -25,6 +26,7 @@ async function main() {
   let app;
   try {
     app = await buildApp({ config, db: database.db });
+    await loadSampleDirectoryIfEmpty(database.db, app.log);
   } catch (error) {
     await database.close();
     throw error;

@@ -9,6 +9,7 @@ const benches = [
   ['First pull into Dexie in Chromium', 'tests/bench/pull-chromium.ts'],
   ['Many devices at once (push and pull against Postgres)', 'tests/bench/load.ts'],
   ['Server speed: Kincare beside a bare node:http + pg server', 'tests/bench/server.ts'],
+  ['Provider directory: NPPES import and search at a million rows', 'tests/bench/directory.ts'],
   ['Large chaos run', 'tests/bench/chaos-large.ts'],
   ['Fuzz gate at 100,000 requests (hostile requests from the OpenAPI document)', 'tests/bench/fuzz.ts'],
 ];

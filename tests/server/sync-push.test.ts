@@ -205,7 +205,7 @@ describe('POST /api/sync/push', () => {
   it.each<[string, () => unknown[], string, string]>([
     [
       'an unknown resource',
-      () => [{ ...valid(), resource: 'doctors' }],
+      () => [{ ...valid(), resource: 'horoscopes' }],
       'changes.0.resource',
       'resource is not a synced resource.',
     ],

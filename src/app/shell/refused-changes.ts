@@ -10,7 +10,7 @@ import type { KincareDb, OutboxEntry } from '../../local/db';
 type FieldKind = 'text' | 'date-time' | 'choice' | 'doctor' | 'file';
 type TypedField<Field extends string> = { field: Field; label: string; kind: FieldKind };
 
-const RESOURCE_NOUN: Record<SyncedResource, string> = { appointments: 'appointment' };
+const RESOURCE_NOUN: Record<SyncedResource, string> = { appointments: 'appointment', doctors: 'doctor' };
 
 /** The appointment form's fields, in its order and with its labels. */
 const APPOINTMENT_FIELDS: readonly TypedField<keyof AppointmentFields>[] = [
@@ -29,6 +29,7 @@ const APPOINTMENT_FIELDS: readonly TypedField<keyof AppointmentFields>[] = [
  */
 const TYPED_FIELDS: Record<SyncedResource, readonly TypedField<string>[]> = {
   appointments: APPOINTMENT_FIELDS,
+  doctors: [], // a doctor is added from the directory, not typed: the change's label names them
 };
 
 export type TypedValue = { label: string; value: string };
@@ -36,7 +37,8 @@ export type TypedValue = { label: string; value: string };
 /** "New appointment “Checkup”", "Change to the appointment “Checkup”", "Deletion of an appointment". */
 export function describeChange(entry: OutboxEntry): string {
   const noun = RESOURCE_NOUN[entry.resource];
-  const named = entry.label ? `the ${noun} “${entry.label}”` : `an ${noun}`;
+  const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
+  const named = entry.label ? `the ${noun} “${entry.label}”` : `${article} ${noun}`;
   if (entry.op === 'create') return entry.label ? `New ${noun} “${entry.label}”` : `New ${noun}`;
   return entry.op === 'update' ? `Change to ${named}` : `Deletion of ${named}`;
 }
@@ -64,7 +66,11 @@ async function readable(db: KincareDb, kind: FieldKind, raw: unknown): Promise<s
   const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
   if (kind === 'date-time') return formatDateTime(text) || text;
   if (kind === 'choice') return text.charAt(0).toUpperCase() + text.slice(1);
-  if (kind === 'doctor') return (await db.doctors.get(text))?.name ?? 'a doctor no longer in your list';
+  if (kind === 'doctor')
+    return (
+      (await db.doctors.filter((doctor) => doctor.doctor_id === text).first())?.name ??
+      'a doctor no longer in your list'
+    );
   if (kind === 'file') {
     if (!text.startsWith(BLOB_REFERENCE_PREFIX)) return 'a stored file';
     const blob = await db.blobs.get(text.slice(BLOB_REFERENCE_PREFIX.length));

@@ -27,11 +27,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, driver: 'postgres', close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm'); // the directory's name search
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = options.pgliteDir;
   if (dir && !dir.startsWith('memory://')) mkdirSync(dir, { recursive: true }); // PGlite won't create it
-  const client = new PGlite(dir);
+  const client = new PGlite(dir, { extensions: { pg_trgm } });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
   return { db, driver: 'pglite', close: () => client.close() };

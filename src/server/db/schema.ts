@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -315,5 +316,70 @@ export const uploads = pgTable(
   (table) => [
     index('uploads_owner_idx').on(table.ownerUserId),
     index('uploads_owner_created_idx').on(table.ownerUserId, table.createdAt),
+  ],
+);
+
+/**
+ * The provider directory (doctors and pharmacies), loaded from the public NPPES NPI Registry file by the
+ * import command (src/server/directory). Keyed by NPI, so an import run again updates rows in place and
+ * keeps their ids (a patient's list refers to `doctor_id` / `pharmacy_id`). Coordinates are those of the
+ * practice's zip code, for "nearby first"; names are searched by trigram (partial, case-insensitive).
+ */
+const directoryAddress = {
+  address: text('address').notNull(),
+  city: text('city').notNull(),
+  state: text('state').notNull(),
+  zip: text('zip').notNull(),
+  phone: text('phone'),
+  latitude: doublePrecision('latitude'),
+  longitude: doublePrecision('longitude'),
+};
+
+export const directoryDoctors = pgTable(
+  'directory_doctors',
+  {
+    doctorId: uuid('doctor_id').primaryKey().defaultRandom(),
+    npi: text('npi').notNull(),
+    name: text('name').notNull(),
+    speciality: text('speciality').notNull(),
+    /** Credentials and the taxonomies held, e.g. "MD; Internal Medicine, Cardiovascular Disease". */
+    qualifications: text('qualifications').notNull().default(''),
+    gender: text('gender'),
+    ...directoryAddress,
+    /** Not in the NPPES file: unknown (null) until a practice tells us. */
+    acceptingNewPatients: boolean('accepting_new_patients'),
+    updatedAt: timestamps.updatedAt,
+  },
+  (table) => [
+    uniqueIndex('directory_doctors_npi_unique').on(table.npi),
+    index('directory_doctors_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
+    index('directory_doctors_speciality_name_idx').on(
+      sql`lower(${table.speciality})`,
+      table.name,
+      table.doctorId,
+    ),
+    index('directory_doctors_name_idx').on(table.name, table.doctorId),
+    index('directory_doctors_location_idx').on(table.latitude, table.longitude),
+  ],
+);
+
+export const directoryPharmacies = pgTable(
+  'directory_pharmacies',
+  {
+    pharmacyId: uuid('pharmacy_id').primaryKey().defaultRandom(),
+    npi: text('npi').notNull(),
+    name: text('name').notNull(),
+    ...directoryAddress,
+    /** Not in the NPPES file: unknown (null) until a pharmacy tells us. */
+    openingHours: text('opening_hours'),
+    /** From the name ("24 hour", "24hr") where it says so; otherwise unknown (null). */
+    open24Hours: boolean('open_24_hours'),
+    updatedAt: timestamps.updatedAt,
+  },
+  (table) => [
+    uniqueIndex('directory_pharmacies_npi_unique').on(table.npi),
+    index('directory_pharmacies_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
+    index('directory_pharmacies_zip_idx').on(table.zip),
+    index('directory_pharmacies_location_idx').on(table.latitude, table.longitude),
   ],
 );

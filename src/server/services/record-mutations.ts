@@ -147,12 +147,14 @@ export type ResourceMutations = Record<PushChange['op'], (change: PushChange) =>
 
 type BodyHandler<Schema extends z.ZodType> = {
   body: Schema;
+  /** The REST path of this call when it is not the resource's `path` (POST /api/doctors/add). */
+  path?: string;
   run: (context: MutationContext, id: string, input: z.output<Schema>) => Promise<StoredAnswer>;
 };
 
 /**
- * A synced resource's mutations as its REST routes take them: `POST {path}` with the id in the body,
- * `PUT {path}/:id` and `DELETE {path}/:id`. `path` is the full path the client calls (with /api), since a
+ * A synced resource's mutations as its REST routes take them: `POST {path}` (or the create's own path)
+ * with the id in the body, `PUT {path}/:id` and `DELETE {path}/:id`. `path` is the full path the client calls (with /api), since a
  * change sent by REST and sent again in a batch must have the same fingerprint.
  */
 export function defineMutations<Create extends z.ZodType, Update extends z.ZodType>(resource: {
@@ -183,7 +185,7 @@ export function defineMutations<Create extends z.ZodType, Update extends z.ZodTy
   };
   return {
     create: (change) =>
-      prepare(resource.create, 'POST', resource.path, change, {
+      prepare(resource.create, 'POST', resource.create.path ?? resource.path, change, {
         ...change.payload,
         id: change.id,
         ...withBase(change),

@@ -1,5 +1,6 @@
 import type { SyncedResource } from '../../domain/sync';
 import { appointmentMutations } from './appointment-mutations';
+import { doctorMutations } from './doctor-mutations';
 import type { ResourceMutations } from './record-mutations';
 
 // Which handlers apply a pushed change of each synced resource (POST /api/sync/push). A new synced
@@ -7,4 +8,5 @@ import type { ResourceMutations } from './record-mutations';
 // (the type asks for every resource of SYNCED_RESOURCES).
 export const SYNCED_MUTATIONS: Record<SyncedResource, ResourceMutations> = {
   appointments: appointmentMutations,
+  doctors: doctorMutations,
 };

@@ -2,7 +2,13 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ApiRoute, RouteTarget } from '../../../src/domain/api-routes';
 import { PERMISSIONS, type Permission } from '../../../src/domain/permissions';
-import { careLinks, careRequests, permissionRequests, users } from '../../../src/server/db/schema';
+import {
+  careLinks,
+  careRequests,
+  directoryDoctors,
+  permissionRequests,
+  users,
+} from '../../../src/server/db/schema';
 import { TINY_PNG } from '../../fixtures/images';
 import { as, link, makePerson, type Person } from '../fixtures';
 import { multipartForm, type TestContext } from '../helpers';
@@ -42,6 +48,8 @@ export type Cast = {
    * the owner; nobody else but the owner may see where it went).
    */
   inviteeEmail: string | null;
+  /** A doctor of the provider directory (public data: every signed-in caller may read it). */
+  directoryDoctorId: string;
 };
 
 export function isPersonCaller(caller: Caller): caller is PersonCaller {
@@ -125,6 +133,38 @@ async function revoke(ctx: TestContext, owner: Person, caregiver: Person): Promi
 }
 
 /** A file the owner uploaded, for attaching to their record. */
+/** One doctor in the directory, as the NPPES import writes them. */
+async function directoryDoctor(ctx: TestContext): Promise<string> {
+  const [doctor] = await ctx.database.db
+    .insert(directoryDoctors)
+    .values({
+      npi: '1234567893',
+      name: 'Matrix Directory Doctor',
+      speciality: 'Family Medicine',
+      address: '1 Matrix Way',
+      city: 'New York',
+      state: 'NY',
+      zip: '10001',
+      latitude: 40.75,
+      longitude: -73.99,
+    })
+    .onConflictDoUpdate({ target: directoryDoctors.npi, set: { city: 'New York' } }) // built for each case
+    .returning({ id: directoryDoctors.doctorId });
+  if (!doctor) throw new Error('the directory doctor was not written');
+  return doctor.id;
+}
+
+/** The directory doctor in the owner's list of doctors: the entry's id. */
+async function ownerDoctorEntry(ctx: TestContext, owner: Person, doctorId: string): Promise<string> {
+  const response = await as(ctx, owner, {
+    method: 'POST',
+    url: '/api/doctors/add',
+    payload: { patient_id: owner.patientId, doctor_id: doctorId },
+  });
+  if (response.statusCode !== 201) throw new Error(`seeding the owner's doctor failed: ${response.body}`);
+  return response.json<{ data: { id: string } }>().data.id;
+}
+
 async function ownerFile(ctx: TestContext, owner: Person): Promise<string> {
   const form = multipartForm({}, [
     { field: 'image', filename: 'letter.png', contentType: 'image/png', bytes: TINY_PNG },
@@ -264,11 +304,13 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
       ? await askForPermission(ctx, owner, linkedWith, permissionNotHeld)
       : null;
 
+  const directoryDoctorId = await directoryDoctor(ctx);
   const targets: Record<RouteTarget, () => string | null | Promise<string | null>> = {
     none: () => null,
     'owner-patient': () => owner.patientId,
     'owner-account': () => owner.userId,
     'owner-record': () => record?.id ?? null,
+    'owner-doctor': () => ownerDoctorEntry(ctx, owner, directoryDoctorId),
     'owner-file': () => fileKey,
     'owner-session': () => claimsOf(ctx.app.issueToken({ id: owner.userId })).sid,
     'care-link': () => (linkedWith ? linkId(ctx, owner, linkedWith) : null),
@@ -291,6 +333,7 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
     record,
     targetId: await targets[route.target](),
     inviteeEmail: unlinked && invitation ? await emailOf(ctx, unlinked) : null,
+    directoryDoctorId,
   };
 }
 

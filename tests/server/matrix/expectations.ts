@@ -27,6 +27,7 @@ const PARTIES: Record<RouteTarget, readonly PersonCaller[] | 'anyone'> = {
   'owner-patient': ['owner', 'linked-with-permission', 'linked-without-permission'],
   'owner-account': ['owner', 'linked-with-permission', 'linked-without-permission'],
   'owner-record': ['owner'],
+  'owner-doctor': ['owner'],
   'owner-file': ['owner'],
   'owner-session': ['owner'],
   'care-link': ['owner', 'linked-with-permission'],

@@ -19,6 +19,7 @@ function filled(what: Fill, cast: Cast): string {
     'target-id': () => cast.targetId,
     'permission-not-held': () => cast.permissionNotHeld,
     'new-uuid': () => randomUUID(),
+    'directory-doctor-id': () => cast.directoryDoctorId,
     'new-key': () => `matrix-${randomUUID()}`,
     'new-email': () => `matrix-${randomUUID()}@example.com`,
   };

@@ -111,7 +111,7 @@ async function aliceSignedIn({ unsent = true } = {}) {
     permissions: ['ReadDoctor'],
     permission_id: 'perm-1',
   });
-  await db.doctors.put({ id: 'd1', patient_id: ALICE, name: 'Dr Hiddenname' });
+  await db.viewOf('doctors').put({ id: 'd1', version: 2, patient_id: ALICE, name: 'Dr Hiddenname' });
   await db.viewOf('appointments').bulkPut([
     { id: 'a1', version: 3, appointment_title: 'Cardiology follow-up', notes: 'Chest pain since May' },
     { id: 'a2', version: 4, appointment_title: 'Knee scan', notes: 'Left knee swelling' },

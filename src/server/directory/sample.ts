@@ -1,0 +1,31 @@
+import { createReadStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import { count } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { directoryDoctors, directoryPharmacies } from '../db/schema';
+import { importNppes } from './import';
+
+// A fresh install has an empty directory, and search would find nothing: it loads the generated sample
+// that ships beside this file (the NPPES format, a few thousand providers across US zips; made by
+// scripts/generate-nppes-sample.ts). An install that imported the real registry is not empty, and keeps it.
+
+export const SAMPLE_FILE = fileURLToPath(new URL('./nppes-sample.csv', import.meta.url));
+
+export async function loadSampleDirectoryIfEmpty(db: Database, log: FastifyBaseLogger): Promise<void> {
+  const [doctors] = await db.select({ total: count() }).from(directoryDoctors);
+  const [pharmacies] = await db.select({ total: count() }).from(directoryPharmacies);
+  if ((doctors?.total ?? 0) > 0 || (pharmacies?.total ?? 0) > 0) return;
+  const started = performance.now();
+  const result = await importNppes(db, createReadStream(SAMPLE_FILE, { encoding: 'utf8' }));
+  log.info(
+    {
+      doctors: result.doctors,
+      pharmacies: result.pharmacies,
+      skipped: result.skipped,
+      malformed: result.malformed,
+      ms: Math.round(performance.now() - started),
+    },
+    'the provider directory was empty: loaded the sample',
+  );
+}

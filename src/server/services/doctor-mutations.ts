@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import {
+  addDoctorBodySchema,
+  DOCTOR_PERMISSIONS as PERMISSIONS,
+  DOCTOR_PROFILE_FIELDS,
+  MY_DOCTOR_MESSAGES as MESSAGES,
+  type MyDoctor,
+} from '../../domain/doctors';
+import type { Permission } from '../../domain/permissions';
+import { records } from '../db/schema';
+import { HttpError } from '../plugins/errors';
+import { notAllowed } from './access';
+import { directoryDoctor } from './directory-search';
+import type { StoredAnswer } from './idempotency';
+import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
+import { createRecord, deleteRecord, findRecord, toWire, type RecordRow, type WireRow } from './records';
+import type { Queryable } from './transaction';
+
+// Adding a doctor to a patient's list and removing one: POST /api/doctors/add and DELETE /api/doctors/:id,
+// shared by those routes and by the batched replay (POST /api/sync/push). An entry is a synced record of
+// resource `doctors` holding the directory's doctor_id and a copy of the profile, which the server takes
+// from the directory (a device names only the doctor, so nobody can put a made-up profile in a list).
+
+const RESOURCE = 'doctors';
+
+export const asMyDoctor = (row: WireRow) => toWire(row) as MyDoctor;
+
+/**
+ * The entry if it exists and the caller may do `permission` on it: 404 for a caller who may not even read
+ * it (never reveal that it exists), 403 for one who may read it but not do this.
+ */
+export async function doctorEntryFor(
+  db: Queryable,
+  access: AccessChecks,
+  id: string,
+  permission: Permission,
+  allowDeleted = false,
+): Promise<RecordRow> {
+  const row = await findRecord(db, RESOURCE, id);
+  if (!row || (row.deletedAt && !allowDeleted)) throw new HttpError(404, MESSAGES.notFound);
+  if (await access.mayActOn(db, row.patientId, permission)) return row;
+  if (permission !== PERMISSIONS.read && (await access.mayActOn(db, row.patientId, PERMISSIONS.read)))
+    throw notAllowed();
+  throw new HttpError(404, MESSAGES.notFound);
+}
+
+/** Whether the patient's list already holds this doctor (a second entry would show them twice). */
+async function alreadyListed(db: Queryable, patientId: string, doctorId: string): Promise<boolean> {
+  const [found] = await db
+    .select({ id: records.id })
+    .from(records)
+    .where(
+      and(
+        eq(records.resource, RESOURCE),
+        eq(records.patientId, patientId),
+        isNull(records.deletedAt),
+        sql`${records.data}->>'doctor_id' = ${doctorId}`,
+      ),
+    )
+    .limit(1);
+  return Boolean(found);
+}
+
+export async function addDoctor(
+  context: MutationContext,
+  body: z.output<typeof addDoctorBodySchema>,
+): Promise<StoredAnswer> {
+  const { tx, auth } = context;
+  await context.access.requireBetaPolicy(tx);
+  const patientId = await context.access.patientForCall(tx, body.patient_id, PERMISSIONS.add);
+  const profile = await directoryDoctor(tx, body.doctor_id).catch((error: unknown) => {
+    throw error instanceof HttpError && error.statusCode === 404
+      ? new HttpError(400, MESSAGES.doctorUnknown)
+      : error;
+  });
+  if (await alreadyListed(tx, patientId, profile.doctor_id)) throw new HttpError(409, MESSAGES.exists);
+  const fields = Object.fromEntries(DOCTOR_PROFILE_FIELDS.map((field) => [field, profile[field]]));
+  const row = await createRecord(
+    tx,
+    {
+      resource: RESOURCE,
+      id: body.id ?? randomUUID(),
+      patientId,
+      createdBy: auth.userId,
+      fields: { ...fields, added_by_caregiver: auth.caregiverId }, // who added it, from the token
+      changedAt: body.changed_at,
+      existsMessage: MESSAGES.entryExists,
+    },
+    context.writeOptions,
+  );
+  return answerAbout(
+    context,
+    { patientId, permission: PERMISSIONS.add },
+    {
+      statusCode: 201,
+      body: { success: true, message: MESSAGES.added, data: asMyDoctor(row), merged: false },
+    },
+  );
+}
+
+export async function removeDoctor(context: MutationContext, id: string): Promise<StoredAnswer> {
+  await context.access.requireBetaPolicy(context.tx);
+  const current = await doctorEntryFor(context.tx, context.access, id, PERMISSIONS.delete, true);
+  const row = await deleteRecord(context.tx, current, context.writeOptions);
+  return answerAbout(
+    context,
+    { patientId: current.patientId, permission: PERMISSIONS.delete },
+    {
+      statusCode: 200,
+      body: {
+        success: true,
+        message: MESSAGES.removed,
+        data: { id: row.id, version: row.version, deleted: true },
+      },
+    },
+  );
+}
+
+export const doctorMutations = defineMutations({
+  path: '/api/doctors',
+  notFound: MESSAGES.notFound,
+  create: {
+    path: '/api/doctors/add',
+    body: addDoctorBodySchema,
+    run: (context, _id, body) => addDoctor(context, body),
+  },
+  // An entry is the directory's profile: nothing in it is the person's to edit.
+  update: {
+    body: z.looseObject({}),
+    run: async () => {
+      throw new HttpError(400, MESSAGES.notEditable);
+    },
+  },
+  delete: { run: (context, id) => removeDoctor(context, id) },
+});
