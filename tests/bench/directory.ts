@@ -75,9 +75,10 @@ function around(latitude: number, longitude: number, from: number) {
   const latitudeSpan = NEARBY_MILES / MILES_PER_DEGREE;
   const scale = Math.cos((latitude * Math.PI) / 180);
   const longitudeSpan = NEARBY_MILES / (MILES_PER_DEGREE * scale);
+  const miles = `${MILES_PER_DEGREE}::float8 * sqrt(power(latitude - $${from + 4}::float8, 2) + power((longitude - $${from + 5}::float8) * $${from + 6}::float8, 2))`;
   return {
-    within: `latitude between $${from} and $${from + 1} and longitude between $${from + 2} and $${from + 3}`,
-    miles: `${MILES_PER_DEGREE}::float8 * sqrt(power(latitude - $${from + 4}::float8, 2) + power((longitude - $${from + 5}::float8) * $${from + 6}::float8, 2))`,
+    within: `latitude between $${from} and $${from + 1} and longitude between $${from + 2} and $${from + 3} and ${miles} <= ${NEARBY_MILES}`,
+    miles,
     values: [
       latitude - latitudeSpan,
       latitude + latitudeSpan,
@@ -128,7 +129,7 @@ function cases(): SearchCase[] {
       bare: [
         {
           text: `select count(*) from directory_doctors where ${manhattan.within}`,
-          values: manhattan.values.slice(0, 4),
+          values: manhattan.values,
         },
         {
           text: `select ${doctorColumns}, ${manhattan.miles} as distance_miles from directory_doctors
@@ -143,7 +144,7 @@ function cases(): SearchCase[] {
       bare: [
         {
           text: `select count(*) from directory_doctors where lower(speciality) = $8 and ${manhattan.within}`,
-          values: [...manhattan.values.slice(0, 4), 0, 0, 0, 'family medicine'],
+          values: [...manhattan.values, 'family medicine'],
         },
         {
           text: `select ${doctorColumns}, ${manhattan.miles} as distance_miles from directory_doctors
@@ -158,7 +159,7 @@ function cases(): SearchCase[] {
       bare: [
         {
           text: `select count(*) from directory_pharmacies where ${manhattan.within}`,
-          values: manhattan.values.slice(0, 4),
+          values: manhattan.values,
         },
         {
           text: `select pharmacy_id, npi, name, address, city, state, zip, phone, opening_hours, open_24_hours,

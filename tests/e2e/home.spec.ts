@@ -220,7 +220,6 @@ for (const viewport of VIEWPORTS) {
       const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
       await signInThroughUi(page, email);
       const sections: [string, string][] = [
-        ['/doctors', 'Doctors'],
         ['/pharmacies', 'Pharmacies'],
         ['/prescriptions', 'Prescriptions'],
         ['/lab-report', 'Lab Report History'],

@@ -106,6 +106,19 @@ describe('doctor search', () => {
     await doctor('Across The River', 'Cardiology', '07030');
     await doctor('In Brooklyn', 'Cardiology', '11201');
     await doctor('Next Door', 'Cardiology', '10001');
+    // In the square around 10001 that finds candidates by index, but 63 miles away (45 north, 45 east).
+    await ctx.database.db.insert(directoryDoctors).values({
+      npi: String(npi++),
+      name: 'In The Corner',
+      speciality: 'Cardiology',
+      address: '9 Far Rd',
+      city: 'Somewhere',
+      state: 'CT',
+      zip: '06001',
+      latitude: PLACES['10001'].latitude + 45 / 69.05,
+      longitude:
+        PLACES['10001'].longitude + 45 / (69.05 * Math.cos((PLACES['10001'].latitude * Math.PI) / 180)),
+    });
     const near = await search('/api/doctors?zip=10001');
     expect(near.body.totalCount).toBe(3);
     const rows = near.body.data as { name: string; distance_miles: number }[];

@@ -41,11 +41,14 @@ function nearby(table: { latitude: AnyPgColumn; longitude: AnyPgColumn }, place:
   const latitudeSpan = NEARBY_MILES / MILES_PER_DEGREE;
   const longitudeScale = Math.cos((place.latitude * Math.PI) / 180);
   const longitudeSpan = NEARBY_MILES / (MILES_PER_DEGREE * Math.max(longitudeScale, 0.01));
-  const within = sql`${table.latitude} between ${place.latitude - latitudeSpan} and ${place.latitude + latitudeSpan}
-    and ${table.longitude} between ${place.longitude - longitudeSpan} and ${place.longitude + longitudeSpan}`;
   const miles = sql<number>`${MILES_PER_DEGREE}::float8 * sqrt(
     power(${table.latitude} - ${place.latitude}::float8, 2)
     + power((${table.longitude} - ${place.longitude}::float8) * ${longitudeScale}::float8, 2))`;
+  // The square lets the index find the candidates; the distance keeps the circle (the square's corners
+  // are 70 miles out).
+  const within = sql`${table.latitude} between ${place.latitude - latitudeSpan} and ${place.latitude + latitudeSpan}
+    and ${table.longitude} between ${place.longitude - longitudeSpan} and ${place.longitude + longitudeSpan}
+    and ${miles} <= ${NEARBY_MILES}`;
   return { within, miles };
 }
 

@@ -80,6 +80,15 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
     setAttachment(file && !problem ? { blob: file, name: file.name } : null);
   };
 
+  // The value is the directory's doctor_id (what the server keeps on the appointment). A doctor since
+  // removed from the list stays chosen, named as such, so saving other changes does not drop them.
+  const doctorOptions = doctors.map((doctor) => ({
+    value: doctor.doctor_id,
+    label: `${doctor.name} (${doctor.speciality})`,
+  }));
+  if (editing?.doctor_id && !doctors.some((doctor) => doctor.doctor_id === editing.doctor_id))
+    doctorOptions.push({ value: editing.doctor_id, label: 'A doctor no longer in the list' });
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const values = form.validate<AppointmentForm>();
@@ -140,7 +149,7 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
       <SelectField
         label="Doctor"
         placeholder={doctors.length === 0 ? 'No doctors added yet' : '--- Select Doctor ---'}
-        options={doctors.map((doctor) => ({ value: doctor.id, label: doctor.name }))}
+        options={doctorOptions}
         {...field('doctor_id')}
       />
       <SelectField

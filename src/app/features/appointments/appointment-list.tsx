@@ -1,10 +1,12 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { CalendarClock, CircleCheck, CircleX, CloudUpload, Paperclip } from 'lucide-react';
+import { CalendarClock, CircleCheck, CircleX, CloudUpload, MapPin, Paperclip, Phone } from 'lucide-react';
 import { formatDateTime } from '../../../domain/dates';
 import type { Appointment } from '../../../domain/appointments';
 import { Button } from '../../ui/button';
 import { Badge, type BadgeTone } from '../../ui/badge';
 import { fileUrl } from '../../../local/files';
+import type { LocalDoctor } from '../../../local/db';
+import { doctorKey, useAppointmentDoctors } from './use-appointments';
 import toast from 'react-hot-toast';
 
 async function openAttachment(reference: string) {
@@ -30,6 +32,53 @@ type Props = {
   addedBy?: (caregiverId: string | null) => string | null;
 };
 
+const linkClass =
+  'inline-flex min-h-11 items-center gap-1 text-small font-semibold text-primary-strong underline [overflow-wrap:anywhere] focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
+
+/** The practice's address as a map search (opens the maps app on a phone). */
+function mapHref(doctor: LocalDoctor): string {
+  const address = `${doctor.address}, ${doctor.city}, ${doctor.state} ${doctor.zip.slice(0, 5)}`;
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
+}
+
+/** '(212) 555-0100' as a tel: target with the US country code. */
+function telHref(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length === 10 ? `tel:+1${digits}` : `tel:${digits}`;
+}
+
+/** Who the visit is with: name, the address as a map link and the phone as a call link. */
+function DoctorOfAppointment({
+  doctorId,
+  doctor,
+}: {
+  doctorId: string | null;
+  doctor: LocalDoctor | undefined;
+}) {
+  if (!doctorId) return null;
+  if (!doctor) return <p className="text-small text-muted">With a doctor no longer in the list</p>;
+  return (
+    <div data-testid="appointment-doctor">
+      <p className="text-small text-text [overflow-wrap:anywhere]">
+        With {doctor.name}, {doctor.speciality}
+      </p>
+      <div className="flex flex-wrap gap-x-4">
+        <a href={mapHref(doctor)} target="_blank" rel="noopener noreferrer" className={linkClass}>
+          <MapPin aria-hidden="true" className="h-4 w-4 shrink-0" />
+          {doctor.address}, {doctor.city}
+          <span className="sr-only"> (opens a map)</span>
+        </a>
+        {doctor.phone ? (
+          <a href={telHref(doctor.phone)} className={linkClass}>
+            <Phone aria-hidden="true" className="h-4 w-4 shrink-0" />
+            {doctor.phone}
+          </a>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
 // The status in words with colour (the word carries the meaning).
 const STATUS_BADGE: Record<Appointment['status'], { tone: BadgeTone; icon: ReactNode; label: string }> = {
   scheduled: { tone: 'info', icon: <CalendarClock />, label: 'Scheduled' },
@@ -49,6 +98,7 @@ export function AppointmentList({
   onFocused,
   addedBy = () => null,
 }: Props) {
+  const doctors = useAppointmentDoctors(appointments);
   const headingId = `${title.toLowerCase()}-heading`;
   return (
     <section aria-labelledby={headingId} className="mb-8">
@@ -70,6 +120,11 @@ export function AppointmentList({
               focus={appointment.id === focusId}
               onFocused={onFocused}
               addedBy={addedBy(appointment.caregiver_id)}
+              doctor={
+                appointment.doctor_id
+                  ? doctors.get(doctorKey(appointment.patient_id, appointment.doctor_id))
+                  : undefined
+              }
             />
           ))}
         </ul>
@@ -87,6 +142,7 @@ function AppointmentItem({
   focus,
   onFocused,
   addedBy,
+  doctor,
 }: {
   appointment: Appointment;
   canEdit: boolean;
@@ -96,6 +152,7 @@ function AppointmentItem({
   focus: boolean;
   onFocused: (() => void) | undefined;
   addedBy: string | null;
+  doctor: LocalDoctor | undefined;
 }) {
   const ref = useRef<HTMLLIElement>(null);
   // After a save, focus moves to the result, so a keyboard or screen reader user hears what was saved.
@@ -114,6 +171,7 @@ function AppointmentItem({
       <div className="min-w-0">
         <p className="font-semibold text-text [overflow-wrap:anywhere]">{appointment.appointment_title}</p>
         <p className="text-text">{formatDateTime(appointment.appointment_date)}</p>
+        <DoctorOfAppointment doctorId={appointment.doctor_id} doctor={doctor} />
         {appointment.location ? (
           <p className="text-small text-muted [overflow-wrap:anywhere]">{appointment.location}</p>
         ) : null}

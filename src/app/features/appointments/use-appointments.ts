@@ -33,6 +33,25 @@ export function useDoctors(patientId: string | null): LocalDoctor[] {
 }
 
 /**
+ * The doctors of these appointments, by patient and directory id (`doctorKey`), from the device's table:
+ * an appointment's doctor_id is the directory's id, and the list shows the name, address and phone the
+ * patient's list holds for it (offline too).
+ */
+export function useAppointmentDoctors(appointments: Appointment[]): ReadonlyMap<string, LocalDoctor> {
+  const patientIds = [...new Set(appointments.map((appointment) => appointment.patient_id))].sort();
+  return (
+    useLiveQuery(async () => {
+      if (patientIds.length === 0 || !hasUserDb()) return new Map<string, LocalDoctor>();
+      const rows = await userDb().doctors.where('patient_id').anyOf(patientIds).toArray();
+      return new Map(rows.map((doctor) => [doctorKey(doctor.patient_id, doctor.doctor_id), doctor]));
+    }, [patientIds.join(',')]) ?? NO_DOCTORS
+  );
+}
+
+const NO_DOCTORS: ReadonlyMap<string, LocalDoctor> = new Map();
+export const doctorKey = (patientId: string, doctorId: string) => `${patientId}:${doctorId}`;
+
+/**
  * Who added a record, in words, from its caregiver_id: 'you' for this caregiver's own, the caregiver's
  * name for a patient (from the replica's list of their caregivers), else 'a caregiver' (a link since
  * removed, or another caregiver a caregiver cannot see). Null for the patient's own records.

@@ -2,7 +2,7 @@
 // 2 and 7), and what a person can do meanwhile. Titles are the spec's page titles.
 
 export type ComingSoonSection =
-  'doctors' | 'pharmacies' | 'prescriptions' | 'lab-report' | 'medical-history' | 'subscription';
+  'pharmacies' | 'prescriptions' | 'lab-report' | 'medical-history' | 'subscription';
 
 type Section = { title: string; will: string[]; meanwhile: { patient: string; caregiver: string } };
 
@@ -12,14 +12,6 @@ const KEEP_APPOINTMENTS = {
 };
 
 export const COMING_SOON: Record<ComingSoonSection, Section> = {
-  doctors: {
-    title: 'Doctors',
-    will: [
-      'Keep the doctors who look after you, with their speciality, phone and address.',
-      'Pick a doctor when you book an appointment.',
-    ],
-    meanwhile: KEEP_APPOINTMENTS,
-  },
   pharmacies: {
     title: 'Pharmacies',
     will: ['Keep the pharmacies you use, with their phone and address.', 'Link prescriptions to a pharmacy.'],

@@ -1,6 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoonPage } from '../../../features/coming-soon/coming-soon-page';
+import { DoctorsPage } from '../../../features/doctors/doctors-page';
+import { useProfile } from '../../../shell/use-session';
 
 export const Route = createFileRoute('/_app/_patient/doctors')({
-  component: () => <ComingSoonPage section="doctors" />,
+  component: function PatientDoctors() {
+    const profile = useProfile();
+    return (
+      <DoctorsPage
+        patientId={profile?.patient_id ?? null}
+        caregiverId={null}
+        can={{ add: true, delete: true, profile: true }}
+      />
+    );
+  },
 });
