@@ -31,6 +31,7 @@ export type RouteAccess =
  * - 'owner-account': the owner's user id; the owner and caregivers linked to them may see it.
  * - 'owner-record': a record of the owner (an appointment the owner made).
  * - 'owner-doctor': an entry of the owner's doctors (a directory doctor the owner added to their list).
+ * - 'owner-pharmacy': an entry of the owner's pharmacies.
  * - 'owner-file': a stored file attached to a record of the owner.
  * - 'owner-session': one of the owner's sign-ins.
  * - 'care-link': the link between the owner and the linked caregiver with the permission.
@@ -43,6 +44,7 @@ export type RouteTarget =
   | 'owner-account'
   | 'owner-record'
   | 'owner-doctor'
+  | 'owner-pharmacy'
   | 'owner-file'
   | 'owner-session'
   | 'care-link'
@@ -63,6 +65,8 @@ export type Fill = {
     | 'new-key'
     /** A doctor of the provider directory (public NPPES data). */
     | 'directory-doctor-id'
+    /** A pharmacy of the provider directory. */
+    | 'directory-pharmacy-id'
     /** A fresh e-mail address that has no account. */
     | 'new-email';
 };
@@ -465,6 +469,46 @@ const directoryRoutes: readonly ApiRoute[] = [
     target: 'none',
     request: { query: { zip: '10001' } },
     allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/pharmacies/list',
+    access: { permission: 'ReadPharmacy' },
+    target: 'owner-patient',
+    request: { query: { patient: fill('owner-patient-id') } },
+    allowed: 200,
+    refused: 403,
+  },
+  // A patient's pharmacies are changed by the patient only: the spec gives caregivers no such permission.
+  {
+    method: 'POST',
+    path: '/api/pharmacies/add',
+    access: 'patient-only',
+    target: 'owner-patient',
+    request: { body: { patient_id: fill('owner-patient-id'), pharmacy_id: fill('directory-pharmacy-id') } },
+    allowed: 201,
+    refused: 403,
+    isolation: 'case',
+  },
+  {
+    method: 'PUT',
+    path: '/api/pharmacies/:id',
+    access: 'patient-only',
+    target: 'owner-pharmacy',
+    request: { params: { id: fill('target-id') }, body: { preferred: true } },
+    allowed: 200,
+    refused: RECORD_CHANGE_REFUSED,
+    isolation: 'case',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/pharmacies/:id',
+    access: 'patient-only',
+    target: 'owner-pharmacy',
+    request: { params: { id: fill('target-id') } },
+    allowed: 200,
+    refused: RECORD_CHANGE_REFUSED,
+    isolation: 'case',
   },
 ];
 

@@ -62,7 +62,7 @@ export const DIRECTORY_MESSAGES = {
   zipUnknown: 'We do not know this zip code. Check it and try again.',
   pageInvalid: 'Page must be a whole number from 1.',
   limitInvalid: `Limit must be a whole number from 1 to ${DIRECTORY_PAGE_MAX}.`,
-  zipRequired: 'Enter a zip code to search pharmacies.',
+  zipRequired: 'Enter a zip code or a name to search pharmacies.',
   doctorNotFound: 'Doctor not found.',
   pharmacyNotFound: 'Pharmacy not found.',
 } as const;
@@ -99,17 +99,21 @@ export const doctorSearchQuerySchema = z.object({
 });
 export type DoctorSearchQuery = z.input<typeof doctorSearchQuerySchema>;
 
-/** GET /api/pharmacies?zip=: the zip is required (SPEC: "held by a zip search"); name narrows it. */
-export const pharmacySearchQuerySchema = z.object({
-  zip: z
-    .string({ error: DIRECTORY_MESSAGES.zipRequired })
-    .trim()
-    .min(1, { error: DIRECTORY_MESSAGES.zipRequired })
-    .pipe(zipSchema),
-  name: optionalQueryText(safeText(z.string().max(100, { error: DIRECTORY_MESSAGES.nameTooLong }))),
-  page: wholeNumber(DIRECTORY_MESSAGES.pageInvalid, 1_000_000).default(1),
-  limit: wholeNumber(DIRECTORY_MESSAGES.limitInvalid, DIRECTORY_PAGE_MAX).default(DOCTOR_PAGE_SIZE),
-});
+/**
+ * GET /api/pharmacies?zip=: by location (SPEC: "held by a zip search") or by name (SearchPharmacy: "search
+ * by name or location"), or both; one of them is needed.
+ */
+export const pharmacySearchQuerySchema = z
+  .object({
+    zip: optionalQueryText(zipSchema),
+    name: optionalQueryText(safeText(z.string().max(100, { error: DIRECTORY_MESSAGES.nameTooLong }))),
+    page: wholeNumber(DIRECTORY_MESSAGES.pageInvalid, 1_000_000).default(1),
+    limit: wholeNumber(DIRECTORY_MESSAGES.limitInvalid, DIRECTORY_PAGE_MAX).default(DOCTOR_PAGE_SIZE),
+  })
+  .refine((query) => query.zip !== undefined || query.name !== undefined, {
+    error: DIRECTORY_MESSAGES.zipRequired,
+    path: ['zip'],
+  });
 export type PharmacySearchQuery = z.input<typeof pharmacySearchQuerySchema>;
 
 /** A doctor as the directory shows it (the full profile). */

@@ -2,6 +2,7 @@ import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
 import type { Appointment } from '../domain/appointments';
 import type { MyDoctor } from '../domain/doctors';
+import type { MyPharmacy } from '../domain/pharmacies';
 import type {
   ActivityEntry,
   ApprovedRequest,
@@ -94,6 +95,8 @@ export class KincareDb extends Dexie {
   careActivity!: EntityTable<ActivityEntry, 'id'>;
   appointments!: Table<Appointment, string>;
   doctors!: EntityTable<LocalDoctor, 'id'>;
+  /** The patient's pharmacies (synced resource `pharmacies`). */
+  pharmacies!: EntityTable<MyPharmacy, 'id'>;
   serverRows!: EntityTable<ServerRow, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
   blobs!: EntityTable<StoredBlob, 'id'>;
@@ -118,6 +121,7 @@ export class KincareDb extends Dexie {
       permissionRequests: 'id',
       careActivity: 'id, at',
     });
+    this.version(3).stores({ pharmacies: 'id, patient_id' });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
     this.on('versionchange', (event: IDBVersionChangeEvent) => {

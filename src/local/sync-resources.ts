@@ -24,6 +24,7 @@ function withFileKeys(
 export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   appointments: 'appointment_title',
   doctors: 'name',
+  pharmacies: 'name',
 };
 
 /**

@@ -124,7 +124,7 @@ async function main(databaseUrl: string | undefined) {
     // A side server on the same database that answers pulls of any page size with a plain
     // JSON.stringify (no Fastify, no auth, no response schema): what larger pages and a leaner
     // answer would give. It serves only this benchmark, on the loopback, for as long as it runs.
-    const scope = { appointments: [patientId], doctors: [patientId] };
+    const scope = { appointments: [patientId], doctors: [patientId], pharmacies: [patientId] };
     side = createServer((request: IncomingMessage, response: ServerResponse) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const cursor = Number(url.searchParams.get('cursor') ?? 0);

@@ -10,7 +10,11 @@ import type { KincareDb, OutboxEntry } from '../../local/db';
 type FieldKind = 'text' | 'date-time' | 'choice' | 'doctor' | 'file';
 type TypedField<Field extends string> = { field: Field; label: string; kind: FieldKind };
 
-const RESOURCE_NOUN: Record<SyncedResource, string> = { appointments: 'appointment', doctors: 'doctor' };
+const RESOURCE_NOUN: Record<SyncedResource, string> = {
+  appointments: 'appointment',
+  doctors: 'doctor',
+  pharmacies: 'pharmacy',
+};
 
 /** The appointment form's fields, in its order and with its labels. */
 const APPOINTMENT_FIELDS: readonly TypedField<keyof AppointmentFields>[] = [
@@ -30,6 +34,7 @@ const APPOINTMENT_FIELDS: readonly TypedField<keyof AppointmentFields>[] = [
 const TYPED_FIELDS: Record<SyncedResource, readonly TypedField<string>[]> = {
   appointments: APPOINTMENT_FIELDS,
   doctors: [], // a doctor is added from the directory, not typed: the change's label names them
+  pharmacies: [{ field: 'preferred', label: 'Preferred', kind: 'choice' }],
 };
 
 export type TypedValue = { label: string; value: string };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   directoryDoctorSchema,
   directoryPharmacySchema,
@@ -17,12 +17,22 @@ import {
   myDoctorListResponseSchema,
   myDoctorResponseSchema,
 } from '../../domain/doctors';
+import {
+  addPharmacyBodySchema,
+  MY_PHARMACY_MESSAGES,
+  myPharmacyListQuerySchema,
+  myPharmacyListResponseSchema,
+  myPharmacyResponseSchema,
+  PHARMACY_PERMISSIONS,
+  updatePharmacyBodySchema,
+} from '../../domain/pharmacies';
 import { errorBodySchema } from '../../domain/errors';
 import { records, patients } from '../db/schema';
 import { patientForCall } from '../services/access';
 import { recordDelivery } from '../services/care-activity';
 import { directoryDoctor, searchDoctors, searchPharmacies } from '../services/directory-search';
 import { addDoctor, asMyDoctor, removeDoctor } from '../services/doctor-mutations';
+import { addPharmacy, asMyPharmacy, removePharmacy, updatePharmacy } from '../services/pharmacy-mutations';
 import { restContext } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
@@ -156,5 +166,98 @@ export const pharmacyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => searchPharmacies(app.db, request.query),
+  );
+
+  const listOf = app.db
+    .select(wireColumns)
+    .from(records)
+    .where(
+      and(
+        eq(records.resource, 'pharmacies'),
+        eq(records.patientId, sql.placeholder('patientId')),
+        isNull(records.deletedAt),
+      ),
+    )
+    .orderBy(
+      desc(sql`coalesce((${records.data}->>'preferred')::boolean, false)`),
+      asc(sql`${records.data}->>'name'`),
+      asc(records.id),
+    )
+    .prepare('my_pharmacies_list');
+
+  app.get(
+    '/list',
+    {
+      schema: {
+        tags: ['pharmacies'],
+        summary: "The patient's pharmacies, the preferred one first (a caregiver names the patient)",
+        querystring: myPharmacyListQuerySchema,
+        response: { 200: myPharmacyListResponseSchema, ...listErrors },
+      },
+      ...typedAnswer, // rows through asMyPharmacy
+    },
+    async (request) => {
+      const patientId = await patientForCall(
+        app.db,
+        request.auth,
+        request.query.patient,
+        PHARMACY_PERMISSIONS.read,
+      );
+      const rows = await listOf.execute({ patientId });
+      await recordDelivery(app.db, request.auth, { patientId, resource: 'pharmacies', count: rows.length });
+      return { success: true as const, data: rows.map(asMyPharmacy) };
+    },
+  );
+
+  const entryParams = z.object({ id: z.uuid({ error: MY_PHARMACY_MESSAGES.idInvalid }) });
+
+  app.post(
+    '/add',
+    {
+      schema: {
+        tags: ['pharmacies'],
+        summary: "Adds a directory pharmacy to the patient's own list",
+        headers: mutationHeadersSchema,
+        body: addPharmacyBodySchema,
+        response: { 201: myPharmacyResponseSchema, ...listErrors },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, (tx) => addPharmacy(restContext(tx, request.auth), request.body)),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags: ['pharmacies'],
+        summary: 'Makes an entry the preferred pharmacy (or not); the only change an entry takes',
+        headers: mutationHeadersSchema,
+        params: entryParams,
+        body: updatePharmacyBodySchema,
+        response: { 200: myPharmacyResponseSchema, ...listErrors },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, (tx) =>
+        updatePharmacy(restContext(tx, request.auth), request.params.id, request.body),
+      ),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['pharmacies'],
+        summary: "Removes an entry (its id, from /pharmacies/list) from the patient's pharmacies",
+        headers: mutationHeadersSchema,
+        params: entryParams,
+        response: { 200: myPharmacyResponseSchema, ...listErrors },
+      },
+    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, (tx) =>
+        removePharmacy(restContext(tx, request.auth), request.params.id),
+      ),
   );
 };

@@ -72,6 +72,20 @@ const doctorColumns = {
   accepting_new_patients: directoryDoctors.acceptingNewPatients,
 };
 
+/** What the API shows of a directory pharmacy (directoryPharmacySchema, without the distance). */
+const pharmacyColumns = {
+  pharmacy_id: directoryPharmacies.pharmacyId,
+  npi: directoryPharmacies.npi,
+  name: directoryPharmacies.name,
+  address: directoryPharmacies.address,
+  city: directoryPharmacies.city,
+  state: directoryPharmacies.state,
+  zip: directoryPharmacies.zip,
+  phone: directoryPharmacies.phone,
+  opening_hours: directoryPharmacies.openingHours,
+  open_24_hours: directoryPharmacies.open24Hours,
+};
+
 export async function searchDoctors(
   db: Database,
   query: PageRequest & {
@@ -109,33 +123,24 @@ export async function searchDoctors(
 
 export async function searchPharmacies(
   db: Database,
-  query: PageRequest & { zip: string; name?: string | undefined },
+  query: PageRequest & { zip?: string | undefined; name?: string | undefined },
 ) {
   const table = directoryPharmacies;
-  const around = nearby(table, placeOfZip(query.zip));
+  const around = query.zip ? nearby(table, placeOfZip(query.zip)) : undefined;
   const where = and(
     query.name ? sql`lower(${table.name}) like ${containing(query.name)}` : undefined,
-    around.within,
+    around?.within,
   );
   const [[counted], rows] = await Promise.all([
     db.select({ total: count() }).from(table).where(where),
     db
       .select({
-        pharmacy_id: table.pharmacyId,
-        npi: table.npi,
-        name: table.name,
-        address: table.address,
-        city: table.city,
-        state: table.state,
-        zip: table.zip,
-        phone: table.phone,
-        opening_hours: table.openingHours,
-        open_24_hours: table.open24Hours,
-        distance_miles: around.miles,
+        ...pharmacyColumns,
+        distance_miles: around ? around.miles : sql<null>`null`,
       })
       .from(table)
       .where(where)
-      .orderBy(asc(around.miles), asc(table.name), asc(table.pharmacyId))
+      .orderBy(...(around ? [asc(around.miles)] : []), asc(table.name), asc(table.pharmacyId))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
   ]);
@@ -155,4 +160,15 @@ export async function directoryDoctor(db: Queryable, doctorId: string): Promise<
     .limit(1);
   if (!doctor) throw new HttpError(404, DIRECTORY_MESSAGES.doctorNotFound);
   return doctor;
+}
+
+/** One pharmacy of the directory, or 404. */
+export async function directoryPharmacy(db: Queryable, pharmacyId: string): Promise<DirectoryPharmacy> {
+  const [pharmacy] = await db
+    .select(pharmacyColumns)
+    .from(directoryPharmacies)
+    .where(eq(directoryPharmacies.pharmacyId, pharmacyId))
+    .limit(1);
+  if (!pharmacy) throw new HttpError(404, DIRECTORY_MESSAGES.pharmacyNotFound);
+  return pharmacy;
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import {
   addDoctorBodySchema,
   DOCTOR_PERMISSIONS as PERMISSIONS,
@@ -9,13 +8,12 @@ import {
   type MyDoctor,
 } from '../../domain/doctors';
 import type { Permission } from '../../domain/permissions';
-import { records } from '../db/schema';
 import { HttpError } from '../plugins/errors';
-import { notAllowed } from './access';
 import { directoryDoctor } from './directory-search';
 import type { StoredAnswer } from './idempotency';
 import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
-import { createRecord, deleteRecord, findRecord, toWire, type RecordRow, type WireRow } from './records';
+import { listEntryFor, listedEntries } from './list-entries';
+import { createRecord, deleteRecord, toWire, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Adding a doctor to a patient's list and removing one: POST /api/doctors/add and DELETE /api/doctors/:id,
@@ -27,40 +25,21 @@ const RESOURCE = 'doctors';
 
 export const asMyDoctor = (row: WireRow) => toWire(row) as MyDoctor;
 
-/**
- * The entry if it exists and the caller may do `permission` on it: 404 for a caller who may not even read
- * it (never reveal that it exists), 403 for one who may read it but not do this.
- */
-export async function doctorEntryFor(
+/** The entry if the caller may do `permission` on it (404 unless they may read it, then 403). */
+export function doctorEntryFor(
   db: Queryable,
   access: AccessChecks,
   id: string,
   permission: Permission,
   allowDeleted = false,
 ): Promise<RecordRow> {
-  const row = await findRecord(db, RESOURCE, id);
-  if (!row || (row.deletedAt && !allowDeleted)) throw new HttpError(404, MESSAGES.notFound);
-  if (await access.mayActOn(db, row.patientId, permission)) return row;
-  if (permission !== PERMISSIONS.read && (await access.mayActOn(db, row.patientId, PERMISSIONS.read)))
-    throw notAllowed();
-  throw new HttpError(404, MESSAGES.notFound);
-}
-
-/** Whether the patient's list already holds this doctor (a second entry would show them twice). */
-async function alreadyListed(db: Queryable, patientId: string, doctorId: string): Promise<boolean> {
-  const [found] = await db
-    .select({ id: records.id })
-    .from(records)
-    .where(
-      and(
-        eq(records.resource, RESOURCE),
-        eq(records.patientId, patientId),
-        isNull(records.deletedAt),
-        sql`${records.data}->>'doctor_id' = ${doctorId}`,
-      ),
-    )
-    .limit(1);
-  return Boolean(found);
+  return listEntryFor(
+    db,
+    access,
+    { resource: RESOURCE, id, notFound: MESSAGES.notFound, read: PERMISSIONS.read },
+    (row) => access.mayActOn(db, row.patientId, permission),
+    allowDeleted,
+  );
 }
 
 export async function addDoctor(
@@ -75,7 +54,11 @@ export async function addDoctor(
       ? new HttpError(400, MESSAGES.doctorUnknown)
       : error;
   });
-  if (await alreadyListed(tx, patientId, profile.doctor_id)) throw new HttpError(409, MESSAGES.exists);
+  const listed = await listedEntries(tx, RESOURCE, patientId, {
+    field: 'doctor_id',
+    value: profile.doctor_id,
+  });
+  if (listed.length > 0) throw new HttpError(409, MESSAGES.exists);
   const fields = Object.fromEntries(DOCTOR_PROFILE_FIELDS.map((field) => [field, profile[field]]));
   const row = await createRecord(
     tx,

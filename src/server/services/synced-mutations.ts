@@ -1,6 +1,7 @@
 import type { SyncedResource } from '../../domain/sync';
 import { appointmentMutations } from './appointment-mutations';
 import { doctorMutations } from './doctor-mutations';
+import { pharmacyMutations } from './pharmacy-mutations';
 import type { ResourceMutations } from './record-mutations';
 
 // Which handlers apply a pushed change of each synced resource (POST /api/sync/push). A new synced
@@ -9,4 +10,5 @@ import type { ResourceMutations } from './record-mutations';
 export const SYNCED_MUTATIONS: Record<SyncedResource, ResourceMutations> = {
   appointments: appointmentMutations,
   doctors: doctorMutations,
+  pharmacies: pharmacyMutations,
 };

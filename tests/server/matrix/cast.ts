@@ -6,6 +6,7 @@ import {
   careLinks,
   careRequests,
   directoryDoctors,
+  directoryPharmacies,
   permissionRequests,
   users,
 } from '../../../src/server/db/schema';
@@ -50,6 +51,8 @@ export type Cast = {
   inviteeEmail: string | null;
   /** A doctor of the provider directory (public data: every signed-in caller may read it). */
   directoryDoctorId: string;
+  /** A pharmacy of the provider directory. */
+  directoryPharmacyId: string;
 };
 
 export function isPersonCaller(caller: Caller): caller is PersonCaller {
@@ -152,6 +155,37 @@ async function directoryDoctor(ctx: TestContext): Promise<string> {
     .returning({ id: directoryDoctors.doctorId });
   if (!doctor) throw new Error('the directory doctor was not written');
   return doctor.id;
+}
+
+/** One pharmacy in the directory. */
+async function directoryPharmacy(ctx: TestContext): Promise<string> {
+  const [pharmacy] = await ctx.database.db
+    .insert(directoryPharmacies)
+    .values({
+      npi: '1234567894',
+      name: 'Matrix Directory Pharmacy',
+      address: '2 Matrix Way',
+      city: 'New York',
+      state: 'NY',
+      zip: '10001',
+      latitude: 40.75,
+      longitude: -73.99,
+    })
+    .onConflictDoUpdate({ target: directoryPharmacies.npi, set: { city: 'New York' } })
+    .returning({ id: directoryPharmacies.pharmacyId });
+  if (!pharmacy) throw new Error('the directory pharmacy was not written');
+  return pharmacy.id;
+}
+
+/** The directory pharmacy in the owner's list of pharmacies: the entry's id. */
+async function ownerPharmacyEntry(ctx: TestContext, owner: Person, pharmacyId: string): Promise<string> {
+  const response = await as(ctx, owner, {
+    method: 'POST',
+    url: '/api/pharmacies/add',
+    payload: { patient_id: owner.patientId, pharmacy_id: pharmacyId },
+  });
+  if (response.statusCode !== 201) throw new Error(`seeding the owner's pharmacy failed: ${response.body}`);
+  return response.json<{ data: { id: string } }>().data.id;
 }
 
 /** The directory doctor in the owner's list of doctors: the entry's id. */
@@ -305,12 +339,14 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
       : null;
 
   const directoryDoctorId = await directoryDoctor(ctx);
+  const directoryPharmacyId = await directoryPharmacy(ctx);
   const targets: Record<RouteTarget, () => string | null | Promise<string | null>> = {
     none: () => null,
     'owner-patient': () => owner.patientId,
     'owner-account': () => owner.userId,
     'owner-record': () => record?.id ?? null,
     'owner-doctor': () => ownerDoctorEntry(ctx, owner, directoryDoctorId),
+    'owner-pharmacy': () => ownerPharmacyEntry(ctx, owner, directoryPharmacyId),
     'owner-file': () => fileKey,
     'owner-session': () => claimsOf(ctx.app.issueToken({ id: owner.userId })).sid,
     'care-link': () => (linkedWith ? linkId(ctx, owner, linkedWith) : null),
@@ -334,6 +370,7 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
     targetId: await targets[route.target](),
     inviteeEmail: unlinked && invitation ? await emailOf(ctx, unlinked) : null,
     directoryDoctorId,
+    directoryPharmacyId,
   };
 }
 

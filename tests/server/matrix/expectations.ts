@@ -28,6 +28,7 @@ const PARTIES: Record<RouteTarget, readonly PersonCaller[] | 'anyone'> = {
   'owner-account': ['owner', 'linked-with-permission', 'linked-without-permission'],
   'owner-record': ['owner'],
   'owner-doctor': ['owner'],
+  'owner-pharmacy': ['owner'],
   'owner-file': ['owner'],
   'owner-session': ['owner'],
   'care-link': ['owner', 'linked-with-permission'],

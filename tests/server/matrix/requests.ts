@@ -20,6 +20,7 @@ function filled(what: Fill, cast: Cast): string {
     'permission-not-held': () => cast.permissionNotHeld,
     'new-uuid': () => randomUUID(),
     'directory-doctor-id': () => cast.directoryDoctorId,
+    'directory-pharmacy-id': () => cast.directoryPharmacyId,
     'new-key': () => `matrix-${randomUUID()}`,
     'new-email': () => `matrix-${randomUUID()}@example.com`,
   };
