@@ -158,6 +158,22 @@ describe('my doctors', () => {
     expect((await remove(reader, entryId)).statusCode).toBe(403); // may see it, may not remove it
     expect((await remove(helper, entryId)).statusCode).toBe(200);
     expect(await names(patient)).toEqual([]);
+    // By the doctor's directory id, as SPEC's DELETE /doctors/{id} names the doctor; a caregiver names the patient.
+    await add(patient, { patient_id: patient.patientId, doctor_id: dermatologist });
+    const byReader = await as(ctx, reader, {
+      method: 'DELETE',
+      url: `/api/doctors/${dermatologist}?patient=${patient.patientId}`,
+    });
+    expect(byReader.statusCode).toBe(403);
+    const byHelperDoctorId = await as(ctx, helper, {
+      method: 'DELETE',
+      url: `/api/doctors/${dermatologist}?patient=${patient.patientId}`,
+    });
+    expect(byHelperDoctorId.statusCode).toBe(200);
+    expect(await names(patient)).toEqual([]);
+    await add(patient, { patient_id: patient.patientId, doctor_id: dermatologist });
+    expect((await remove(patient, dermatologist)).statusCode).toBe(200);
+    expect(await names(patient)).toEqual([]);
   });
 });
 

@@ -31,7 +31,7 @@ import { records, patients } from '../db/schema';
 import { patientForCall } from '../services/access';
 import { recordDelivery } from '../services/care-activity';
 import { directoryDoctor, searchDoctors, searchPharmacies } from '../services/directory-search';
-import { addDoctor, asMyDoctor, removeDoctor } from '../services/doctor-mutations';
+import { addDoctor, asMyDoctor, doctorEntryIdOf, removeDoctor } from '../services/doctor-mutations';
 import { addPharmacy, asMyPharmacy, removePharmacy, updatePharmacy } from '../services/pharmacy-mutations';
 import { restContext } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
@@ -141,14 +141,21 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['doctors'],
-        summary: "Removes an entry (its id, from /doctors/list) from the patient's doctors",
+        summary:
+          "Removes a doctor from the patient's list: the entry's id (from /doctors/list) or the doctor's doctor_id (a caregiver names the patient)",
         headers: mutationHeadersSchema,
         params: z.object({ id: z.uuid({ error: MY_DOCTOR_MESSAGES.idInvalid }) }),
+        querystring: z.object({ patient: z.uuid({ error: MY_DOCTOR_MESSAGES.patientInvalid }).optional() }),
         response: { 200: myDoctorResponseSchema, ...listErrors },
       },
     },
     async (request, reply) =>
-      sendIdempotent(request, reply, (tx) => removeDoctor(restContext(tx, request.auth), request.params.id)),
+      sendIdempotent(request, reply, async (tx) =>
+        removeDoctor(
+          restContext(tx, request.auth),
+          await doctorEntryIdOf(tx, request.params.id, request.query.patient ?? request.auth.patientId),
+        ),
+      ),
   );
 };
 

@@ -13,7 +13,7 @@ import { directoryDoctor } from './directory-search';
 import type { StoredAnswer } from './idempotency';
 import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
 import { listEntryFor, listedEntries } from './list-entries';
-import { createRecord, deleteRecord, toWire, type RecordRow, type WireRow } from './records';
+import { createRecord, deleteRecord, findRecord, toWire, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Adding a doctor to a patient's list and removing one: POST /api/doctors/add and DELETE /api/doctors/:id,
@@ -81,6 +81,17 @@ export async function addDoctor(
       body: { success: true, message: MESSAGES.added, data: asMyDoctor(row), merged: false },
     },
   );
+}
+
+/**
+ * The entry an id names: an entry's own id, or else the directory doctor_id of an entry in the patient's
+ * list (SPEC's DELETE /doctors/{id} names the doctor, as GET /doctors/{id} does). Access is checked after,
+ * on the entry, as for any removal: a caller who may not read the list learns nothing (404 either way).
+ */
+export async function doctorEntryIdOf(db: Queryable, id: string, patientId: string | null): Promise<string> {
+  if ((await findRecord(db, RESOURCE, id)) || !patientId) return id;
+  const [entry] = await listedEntries(db, RESOURCE, patientId, { field: 'doctor_id', value: id });
+  return entry?.id ?? id;
 }
 
 export async function removeDoctor(context: MutationContext, id: string): Promise<StoredAnswer> {
