@@ -220,7 +220,6 @@ for (const viewport of VIEWPORTS) {
       const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
       await signInThroughUi(page, email);
       const sections: [string, string][] = [
-        ['/pharmacies', 'Pharmacies'],
         ['/prescriptions', 'Prescriptions'],
         ['/lab-report', 'Lab Report History'],
         ['/medical-history', 'Medical History'],

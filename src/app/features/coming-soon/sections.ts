@@ -1,8 +1,7 @@
 // What each menu entry without a screen yet will do, in the words of the spec's sections (SPEC sections 1,
 // 2 and 7), and what a person can do meanwhile. Titles are the spec's page titles.
 
-export type ComingSoonSection =
-  'pharmacies' | 'prescriptions' | 'lab-report' | 'medical-history' | 'subscription';
+export type ComingSoonSection = 'prescriptions' | 'lab-report' | 'medical-history' | 'subscription';
 
 type Section = { title: string; will: string[]; meanwhile: { patient: string; caregiver: string } };
 
@@ -12,11 +11,6 @@ const KEEP_APPOINTMENTS = {
 };
 
 export const COMING_SOON: Record<ComingSoonSection, Section> = {
-  pharmacies: {
-    title: 'Pharmacies',
-    will: ['Keep the pharmacies you use, with their phone and address.', 'Link prescriptions to a pharmacy.'],
-    meanwhile: KEEP_APPOINTMENTS,
-  },
   prescriptions: {
     title: 'Prescriptions',
     will: [
