@@ -1,12 +1,7 @@
-import {
-  directoryDoctorSchema,
-  pageOf,
-  type DirectoryDoctor,
-  type DoctorSearchQuery,
-} from '../domain/directory';
+import { directoryDoctorSchema, type DirectoryDoctor, type DoctorSearchQuery } from '../domain/directory';
 import { DOCTOR_PROFILE_FIELDS, MY_DOCTOR_MESSAGES, type DoctorProfile } from '../domain/doctors';
 import type { KincareDb } from './db';
-import { errorMessages, fieldErrors, statusOf } from './http-errors';
+import { searchDirectory, type DirectorySearchResult, type SearchOptions } from './directory-search';
 import { enqueue } from './outbox';
 
 // "My doctors" (SPEC section 7, Doctors): adding a directory doctor to a patient's list and removing one go
@@ -50,54 +45,12 @@ export async function removeDoctor(db: KincareDb, id: string, now = new Date()):
   await enqueue(db, { resource: 'doctors', id, op: 'delete' }, now.getTime());
 }
 
-const searchAnswerSchema = pageOf(directoryDoctorSchema);
-export type DoctorSearchPage = {
-  doctors: DirectoryDoctor[];
-  page: number;
-  totalPages: number;
-  totalCount: number;
-};
+export type DoctorSearchResult = DirectorySearchResult<DirectoryDoctor>;
 
-/** What a search came to: a page of doctors, no connection, or the server's (or network's) words. */
-export type DoctorSearchResult =
-  | { kind: 'found'; result: DoctorSearchPage }
-  | { kind: 'offline'; message: string }
-  | { kind: 'failed'; message: string; fieldErrors: Record<string, string> };
-
-/** Reads `navigator.onLine` unless told (tests). */
-type SearchOptions = { online?: () => boolean; signal?: AbortSignal };
-
-/**
- * GET /api/doctors: the directory's doctors by name, speciality and zip (nearest first), a page at a time.
- * Never throws for a failed call: offline (before trying, or when the call could not reach the server
- * while the browser says it is offline) answers `offline`, anything else `failed` with the words to show.
- */
-export async function searchDoctors(
+/** GET /api/doctors: the directory's doctors by name, speciality and zip (nearest first), a page at a time. */
+export function searchDoctors(
   query: DoctorSearchQuery,
   options: SearchOptions = {},
 ): Promise<DoctorSearchResult> {
-  const online = options.online ?? (() => navigator.onLine);
-  const offline = { kind: 'offline', message: MY_DOCTOR_MESSAGES.searchOffline } as const;
-  if (!online()) return offline;
-  // The HTTP client (axios) loads with the first search, not with the screen.
-  const { http } = await import('./http');
-  try {
-    const params = Object.fromEntries(
-      Object.entries(query).filter(([, value]) => value !== undefined && value !== ''),
-    );
-    const response = await http.get('/doctors', { params, quiet: true, signal: options.signal });
-    const answer = searchAnswerSchema.parse(response.data);
-    return {
-      kind: 'found',
-      result: {
-        doctors: answer.data,
-        page: answer.page,
-        totalPages: answer.totalPages,
-        totalCount: answer.totalCount,
-      },
-    };
-  } catch (error) {
-    if (statusOf(error) === undefined && !online()) return offline;
-    return { kind: 'failed', message: errorMessages(error).join(' '), fieldErrors: fieldErrors(error) };
-  }
+  return searchDirectory('/doctors', directoryDoctorSchema, query, MY_DOCTOR_MESSAGES.searchOffline, options);
 }

@@ -1,12 +1,16 @@
 import {
   directoryPharmacySchema,
-  pageOf,
   type DirectoryPharmacy,
   type PharmacySearchQuery,
 } from '../domain/directory';
 import { MY_PHARMACY_MESSAGES, PHARMACY_PROFILE_FIELDS, type MyPharmacy } from '../domain/pharmacies';
 import type { KincareDb } from './db';
-import { errorMessages, fieldErrors, statusOf } from './http-errors';
+import {
+  searchDirectory,
+  type DirectorySearchPage,
+  type DirectorySearchResult,
+  type SearchOptions,
+} from './directory-search';
 import { enqueue } from './outbox';
 
 // "My pharmacies" (SPEC section 7, Pharmacies): adding a directory pharmacy to the patient's list, choosing
@@ -85,54 +89,19 @@ export async function removePharmacy(db: KincareDb, id: string, now = new Date()
   await enqueue(db, { resource: 'pharmacies', id, op: 'delete' }, now.getTime());
 }
 
-const searchAnswerSchema = pageOf(directoryPharmacySchema);
-export type PharmacySearchPage = {
-  pharmacies: DirectoryPharmacy[];
-  page: number;
-  totalPages: number;
-  totalCount: number;
-};
+export type PharmacySearchPage = DirectorySearchPage<DirectoryPharmacy>;
+export type PharmacySearchResult = DirectorySearchResult<DirectoryPharmacy>;
 
-/** What a search came to: a page of pharmacies, no connection, or the server's (or network's) words. */
-export type PharmacySearchResult =
-  | { kind: 'found'; result: PharmacySearchPage }
-  | { kind: 'offline'; message: string }
-  | { kind: 'failed'; message: string; fieldErrors: Record<string, string> };
-
-/** Reads `navigator.onLine` unless told (tests). */
-type SearchOptions = { online?: () => boolean; signal?: AbortSignal };
-
-/**
- * GET /api/pharmacies: the directory's pharmacies near a zip (nearest first) and/or by name, a page at a
- * time. Never throws for a failed call: offline (before trying, or when the call could not reach the server
- * while the browser says it is offline) answers `offline`, anything else `failed` with the words to show.
- */
-export async function searchPharmacies(
+/** GET /api/pharmacies: the directory's pharmacies near a zip (nearest first) and/or by name, a page at a time. */
+export function searchPharmacies(
   query: PharmacySearchQuery,
   options: SearchOptions = {},
 ): Promise<PharmacySearchResult> {
-  const online = options.online ?? (() => navigator.onLine);
-  const offline = { kind: 'offline', message: MY_PHARMACY_MESSAGES.searchOffline } as const;
-  if (!online()) return offline;
-  // The HTTP client (axios) loads with the first search, not with the screen.
-  const { http } = await import('./http');
-  try {
-    const params = Object.fromEntries(
-      Object.entries(query).filter(([, value]) => value !== undefined && value !== ''),
-    );
-    const response = await http.get('/pharmacies', { params, quiet: true, signal: options.signal });
-    const answer = searchAnswerSchema.parse(response.data);
-    return {
-      kind: 'found',
-      result: {
-        pharmacies: answer.data,
-        page: answer.page,
-        totalPages: answer.totalPages,
-        totalCount: answer.totalCount,
-      },
-    };
-  } catch (error) {
-    if (statusOf(error) === undefined && !online()) return offline;
-    return { kind: 'failed', message: errorMessages(error).join(' '), fieldErrors: fieldErrors(error) };
-  }
+  return searchDirectory(
+    '/pharmacies',
+    directoryPharmacySchema,
+    query,
+    MY_PHARMACY_MESSAGES.searchOffline,
+    options,
+  );
 }

@@ -67,7 +67,8 @@ const idOf = (response: { json: () => unknown }) => (response.json() as { data: 
 
 describe('my pharmacies', () => {
   it('adds from the directory, keeps one preferred, lists the preferred first, and removes', async () => {
-    const first = await add(patient, { patient_id: patient.patientId, pharmacy_id: corner, preferred: true });
+    // The first one is the preferred one, asked or not.
+    const first = await add(patient, { patient_id: patient.patientId, pharmacy_id: corner });
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({
       message: MY_PHARMACY_MESSAGES.added,
@@ -123,7 +124,7 @@ describe('my pharmacies', () => {
       payload: { name: 'X' },
     });
     expect(badEdit.statusCode).toBe(400);
-    expect(await listed(patient)).toEqual(['Corner Pharmacy']);
+    expect(await listed(patient)).toEqual(['Corner Pharmacy (preferred)']);
   });
 
   it("lets caregivers read with ReadPharmacy and change nothing; another patient's entries are 404", async () => {
@@ -132,7 +133,7 @@ describe('my pharmacies', () => {
     const stranger = await makePerson(ctx, 'Caregiver', 'Stranger');
     const other = await makePerson(ctx, 'Patient', 'Other');
     await link(ctx, patient, reader, ['ReadPharmacy', 'SearchPharmacy']);
-    expect(await listed(reader, `?patient=${patient.patientId}`)).toEqual(['Corner Pharmacy']);
+    expect(await listed(reader, `?patient=${patient.patientId}`)).toEqual(['Corner Pharmacy (preferred)']);
     const strangerList = await as(ctx, stranger, {
       method: 'GET',
       url: `/api/pharmacies/list?patient=${patient.patientId}`,
@@ -148,7 +149,7 @@ describe('my pharmacies', () => {
     const foreign = await remove(other, entry);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.body).not.toContain('Corner');
-    expect(await listed(patient)).toEqual(['Corner Pharmacy']);
+    expect(await listed(patient)).toEqual(['Corner Pharmacy (preferred)']);
   });
 
   it('goes through the batched replay as by REST, and reaches a caregiver with ReadPharmacy by the pull', async () => {

@@ -96,6 +96,10 @@ export async function addPharmacy(
   });
   if (listed.length > 0) throw new HttpError(409, MESSAGES.exists);
   const fields = Object.fromEntries(PHARMACY_PROFILE_FIELDS.map((field) => [field, pharmacy[field]]));
+  // With no preferred pharmacy yet (the first one added, or the preferred one was removed), this is it.
+  const preferred =
+    body.preferred ||
+    (await listedEntries(tx, RESOURCE, patientId, { field: 'preferred', value: true })).length === 0;
   const row = await createRecord(
     tx,
     {
@@ -103,13 +107,13 @@ export async function addPharmacy(
       id: body.id ?? randomUUID(),
       patientId,
       createdBy: auth.userId,
-      fields: { ...fields, preferred: body.preferred },
+      fields: { ...fields, preferred },
       changedAt: body.changed_at,
       existsMessage: MESSAGES.entryExists,
     },
     context.writeOptions,
   );
-  if (body.preferred)
+  if (preferred)
     await clearOtherPreferred(
       tx,
       patientId,

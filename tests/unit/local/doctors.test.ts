@@ -87,7 +87,7 @@ describe('searchDoctors', () => {
     const answer = await searchDoctors({ ...query, name: '' }, { online: () => true });
     expect(answer).toEqual({
       kind: 'found',
-      result: { doctors: [DOCTOR], page: 2, totalPages: 2, totalCount: 6 },
+      result: { items: [DOCTOR], page: 2, totalPages: 2, totalCount: 6 },
     });
     expect(calls.map((call) => call.url)).toEqual(['/doctors']);
   });

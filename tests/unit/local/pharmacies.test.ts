@@ -132,7 +132,7 @@ describe('searchPharmacies', () => {
     const answer = await searchPharmacies({ ...query, name: '' }, { online: () => true });
     expect(answer).toEqual({
       kind: 'found',
-      result: { pharmacies: [ZETA], page: 2, totalPages: 2, totalCount: 6 },
+      result: { items: [ZETA], page: 2, totalPages: 2, totalCount: 6 },
     });
     expect(calls.map((call) => call.url)).toEqual(['/pharmacies']);
     expect(asked).toEqual([query]);

@@ -8,6 +8,7 @@ import { fileUrl } from '../../../local/files';
 import type { LocalDoctor } from '../../../local/db';
 import { doctorKey, useAppointmentDoctors } from './use-appointments';
 import toast from 'react-hot-toast';
+import { mapHref, telHref } from '../../../domain/places';
 
 async function openAttachment(reference: string) {
   try {
@@ -34,18 +35,6 @@ type Props = {
 
 const linkClass =
   'inline-flex min-h-11 items-center gap-1 text-small font-semibold text-primary-strong underline [overflow-wrap:anywhere] focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
-
-/** The practice's address as a map search (opens the maps app on a phone). */
-function mapHref(doctor: LocalDoctor): string {
-  const address = `${doctor.address}, ${doctor.city}, ${doctor.state} ${doctor.zip.slice(0, 5)}`;
-  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
-}
-
-/** '(212) 555-0100' as a tel: target with the US country code. */
-function telHref(phone: string): string {
-  const digits = phone.replace(/\D/g, '');
-  return digits.length === 10 ? `tel:+1${digits}` : `tel:${digits}`;
-}
 
 /** Who the visit is with: name, the address as a map link and the phone as a call link. */
 function DoctorOfAppointment({

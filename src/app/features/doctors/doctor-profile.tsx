@@ -3,7 +3,7 @@ import { MapPin, Phone } from 'lucide-react';
 import type { DoctorProfile } from '../../../domain/doctors';
 import { Button } from '../../ui/button';
 import { Sheet } from '../../ui/sheet';
-import { addressLine, mapHref, telHref } from './use-my-doctors';
+import { addressLine, mapHref, telHref } from '../../../domain/places';
 
 // A doctor's profile: a bottom sheet on a phone, a centred dialog on larger screens (ui/sheet.tsx). It
 // reads the copy the list or the search holds, so a listed doctor's profile opens offline too.

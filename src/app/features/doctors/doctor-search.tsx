@@ -7,13 +7,14 @@ import {
   type DirectoryDoctor,
 } from '../../../domain/directory';
 import { MY_DOCTOR_MESSAGES } from '../../../domain/doctors';
+import type { DirectorySearchPage } from '../../../local/directory-search';
 import { searchDoctors, type DoctorSearchResult } from '../../../local/doctors';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
 import { EmptyState } from '../../ui/page';
 import { useOnline } from '../../shell/use-online';
-import { addressLine } from './use-my-doctors';
+import { addressLine } from '../../../domain/places';
 
 // "Find a doctor": the directory by name, speciality and zip (nearest first), 5 a page. The directory lives
 // on the server, so this is the one part of the screen that needs a connection; offline it says so.
@@ -210,7 +211,7 @@ function Results({
   onAdd,
   onPage,
 }: {
-  found: { doctors: DirectoryDoctor[]; page: number; totalPages: number; totalCount: number };
+  found: DirectorySearchPage<DirectoryDoctor>;
   searchedByZip: boolean;
   listed: ReadonlySet<string>;
   canOpen: boolean;
@@ -240,7 +241,7 @@ function Results({
         {pages > 1 ? `, page ${found.page} of ${pages}` : ''}
       </h3>
       <ul className="space-y-3" aria-label="Search results">
-        {found.doctors.map((doctor) => {
+        {found.items.map((doctor) => {
           const inList = listed.has(doctor.doctor_id);
           return (
             <li

@@ -4,7 +4,7 @@ import type { MyPharmacy } from '../../../domain/pharmacies';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/page';
-import { addressLine, mapHref, telHref } from './place-links';
+import { addressLine, mapHref, telHref } from '../../../domain/places';
 
 // The patient's pharmacies, from the device's table, the preferred one first and marked in words: name,
 // address (a map link), phone (a call link), whether it is open all day and night. The patient may make one

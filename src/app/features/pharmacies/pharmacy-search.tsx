@@ -16,7 +16,7 @@ import { TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
 import { EmptyState } from '../../ui/page';
 import { useOnline } from '../../shell/use-online';
-import { addressLine, mapHref, telHref } from './place-links';
+import { addressLine, mapHref, telHref } from '../../../domain/places';
 
 // "Find a pharmacy": the directory near a zip (nearest first) and/or by name, 5 a page. The directory lives
 // on the server, so this is the one part of the screen that needs a connection; offline it says so. A
@@ -233,7 +233,7 @@ function Results({
         {pages > 1 ? `, page ${found.page} of ${pages}` : ''}
       </h3>
       <ul className="space-y-3" aria-label="Search results">
-        {found.pharmacies.map((pharmacy) => {
+        {found.items.map((pharmacy) => {
           const inList = listed.has(pharmacy.pharmacy_id);
           return (
             <li
