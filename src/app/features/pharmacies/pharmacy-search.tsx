@@ -1,17 +1,18 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ChevronLeft, ChevronRight, Clock, MapPin, Phone, SearchX, WifiOff } from 'lucide-react';
+import { Clock, MapPin, Phone, SearchX } from 'lucide-react';
 import {
   DOCTOR_PAGE_SIZE,
   pharmacySearchQuerySchema,
   type DirectoryPharmacy,
 } from '../../../domain/directory';
 import { MY_PHARMACY_MESSAGES } from '../../../domain/pharmacies';
-import {
-  searchPharmacies,
-  type PharmacySearchPage,
-  type PharmacySearchResult,
-} from '../../../local/pharmacies';
+import { searchPharmacies, type PharmacySearchPage } from '../../../local/pharmacies';
 import { Button } from '../../ui/button';
+import {
+  problemsBySchema,
+  ResultPages,
+  SearchOfflineNotice,
+  useDirectorySearch,
+} from '../../ui/directory-search';
 import { TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
 import { EmptyState } from '../../ui/page';
@@ -23,7 +24,6 @@ import { addressLine, mapHref, telHref } from '../../../domain/places';
 // caregiver with Search Pharmacy may look up a phone or an address here, without Add.
 
 type Criteria = { zip: string; name: string };
-type FieldName = keyof Criteria;
 const EMPTY: Criteria = { zip: '', name: '' };
 
 type Props = {
@@ -34,111 +34,45 @@ type Props = {
 };
 
 /** The domain's checks of the search fields, by field (the same messages the server answers). */
-function problemsOf(criteria: Criteria): Partial<Record<FieldName, string>> | null {
-  const parsed = pharmacySearchQuerySchema.safeParse(criteria);
-  if (parsed.success) return null;
-  const problems: Partial<Record<FieldName, string>> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if ((field === 'name' || field === 'zip') && !problems[field]) problems[field] = issue.message;
-  }
-  return problems;
-}
+const problemsOf = (criteria: Criteria) =>
+  problemsBySchema(pharmacySearchQuerySchema.safeParse(criteria), ['zip', 'name'] as const);
 
 const linkClass =
   'inline-flex min-h-11 items-center gap-2 text-small font-semibold text-primary-strong underline [overflow-wrap:anywhere] focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
 
 export function PharmacySearch({ listed, onAdd }: Props) {
   const online = useOnline();
-  const [values, setValues] = useState<Criteria>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [searched, setSearched] = useState<Criteria | null>(null);
-  const [result, setResult] = useState<PharmacySearchResult | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [adding, setAdding] = useState<string | null>(null);
-  const focusTarget = useRef<'results' | string | null>(null);
-  const running = useRef<AbortController | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const resultsRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => () => running.current?.abort(), []);
-
-  // After a new page, focus goes to its heading (a screen reader hears "page 2 of 9"); after an add, to
-  // the result that was added (its Add button is gone).
-  useEffect(() => {
-    const wanted = focusTarget.current;
-    if (wanted === null || busy) return;
-    const target =
-      wanted === 'results'
-        ? resultsRef.current?.querySelector<HTMLElement>('[data-results-heading]')
-        : resultsRef.current?.querySelector<HTMLElement>(`[data-directory-id="${wanted}"]`);
-    target?.focus();
-    focusTarget.current = null;
-  }, [busy, result, listed, adding]);
-
-  const set = (field: FieldName) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  const run = async (criteria: Criteria, page: number) => {
-    running.current?.abort();
-    const controller = new AbortController();
-    running.current = controller;
-    setBusy(true);
-    const answer = await searchPharmacies(
-      { ...criteria, page, limit: DOCTOR_PAGE_SIZE },
-      { signal: controller.signal },
-    );
-    if (controller.signal.aborted) return;
-    setBusy(false);
-    setResult(answer);
-    if (answer.kind === 'failed') setErrors(answer.fieldErrors);
-    if (answer.kind === 'found') focusTarget.current = 'results';
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const problems = problemsOf(values);
-    if (problems) {
-      setErrors(problems);
-      requestAnimationFrame(() =>
-        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-      );
-      return;
-    }
-    setErrors({});
-    setSearched(values);
-    void run(values, 1);
-  };
-
-  const add = async (pharmacy: DirectoryPharmacy) => {
-    if (!onAdd) return;
-    setAdding(pharmacy.pharmacy_id);
-    try {
-      await onAdd(pharmacy);
-      focusTarget.current = pharmacy.pharmacy_id;
-    } finally {
-      setAdding(null);
-    }
-  };
+  const {
+    values,
+    errors,
+    set,
+    submit,
+    searched,
+    result,
+    found,
+    busy,
+    adding,
+    add,
+    toPage,
+    formRef,
+    resultsRef,
+  } = useDirectorySearch({
+    empty: EMPTY,
+    problemsOf,
+    search: (criteria: Criteria, page, signal) =>
+      searchPharmacies({ ...criteria, page, limit: DOCTOR_PAGE_SIZE }, { signal }),
+    idOf: (pharmacy: DirectoryPharmacy) => pharmacy.pharmacy_id,
+    onAdd,
+    listed,
+  });
 
   // "Needs a connection" is about the moment it was said: once the connection is back it no longer shows.
-  const found = result?.kind === 'found' ? result.result : null;
   return (
     <section id="find-a-pharmacy" aria-labelledby="find-a-pharmacy-heading" className="mb-8">
       <h2 id="find-a-pharmacy-heading" className="mb-3 text-heading text-text">
         Find a pharmacy
       </h2>
-      {!online ? (
-        <p
-          role="status"
-          className="mb-4 flex items-start gap-2 rounded-control bg-warning-soft p-3 text-small text-warning-strong ring-1 ring-warning/30 ring-inset"
-        >
-          <WifiOff aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
-          {MY_PHARMACY_MESSAGES.searchOffline}
-        </p>
-      ) : null}
+      {!online ? <SearchOfflineNotice message={MY_PHARMACY_MESSAGES.searchOffline} /> : null}
       <form
         ref={formRef}
         onSubmit={submit}
@@ -186,7 +120,7 @@ export function PharmacySearch({ listed, onAdd }: Props) {
             adding={adding}
             busy={busy}
             onAdd={(pharmacy) => void add(pharmacy)}
-            onPage={(page) => void run(searched, page)}
+            onPage={toPage}
           />
         ) : null}
       </div>
@@ -286,29 +220,7 @@ function Results({
           );
         })}
       </ul>
-      {pages > 1 ? (
-        <nav aria-label="Result pages" className="mt-4 flex items-center justify-between gap-3">
-          <Button
-            variant="secondary"
-            disabled={busy || found.page <= 1}
-            onClick={() => onPage(found.page - 1)}
-          >
-            <ChevronLeft aria-hidden="true" className="h-5 w-5" />
-            Previous
-          </Button>
-          <p className="text-small text-muted">
-            Page {found.page} of {pages}
-          </p>
-          <Button
-            variant="secondary"
-            disabled={busy || found.page >= pages}
-            onClick={() => onPage(found.page + 1)}
-          >
-            Next
-            <ChevronRight aria-hidden="true" className="h-5 w-5" />
-          </Button>
-        </nav>
-      ) : null}
+      <ResultPages page={found.page} totalPages={found.totalPages} busy={busy} onPage={onPage} />
     </>
   );
 }
