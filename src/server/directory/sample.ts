@@ -8,7 +8,7 @@ import { importNppes } from './import';
 
 // A fresh install has an empty directory, and search would find nothing: it loads the generated sample
 // that ships beside this file (the NPPES format, a few thousand providers across US zips; made by
-// scripts/generate-nppes-sample.ts). An install that imported the real registry is not empty, and keeps it.
+// src/server/directory/generate-sample.ts, `npm run directory:sample`). An install that imported the real registry is not empty, and keeps it.
 
 export const SAMPLE_FILE = fileURLToPath(new URL('./nppes-sample.csv', import.meta.url));
 

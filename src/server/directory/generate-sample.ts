@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import zipcodes from 'zipcodes';
-import { TAXONOMY_SLOTS, taxonomyCodeColumn, taxonomySwitchColumn } from '../src/server/directory/nppes';
+import { TAXONOMY_SLOTS, taxonomyCodeColumn, taxonomySwitchColumn } from './nppes';
 
 // Writes a made-up file in the NPPES "NPI Registry" format (npidata_pfile), for the directory's import
 // (src/server/directory/import.ts), its tests and its benchmark. Every value is invented; the header
@@ -10,13 +10,13 @@ import { TAXONOMY_SLOTS, taxonomyCodeColumn, taxonomySwitchColumn } from '../src
 // Y/N switches, NPIs with a valid check digit) are the real file's. It carries the columns the import
 // reads and their neighbours, not all 330 of the real file.
 //
-//   tsx scripts/generate-nppes-sample.ts                      -> src/server/directory/nppes-sample.csv
-//   tsx scripts/generate-nppes-sample.ts --rows 1000000 --out /tmp/nppes-1m.csv
+//   tsx src/server/directory/generate-sample.ts                      -> src/server/directory/nppes-sample.csv
+//   tsx src/server/directory/generate-sample.ts --rows 1000000 --out /tmp/nppes-1m.csv
 //
 // The same arguments give the same file, byte for byte (a seeded generator, no clock). Rows are written
 // as they are made, so a file of millions of rows takes no more memory than one of a thousand.
 
-const DEFAULT_OUT = fileURLToPath(new URL('../src/server/directory/nppes-sample.csv', import.meta.url));
+const DEFAULT_OUT = fileURLToPath(new URL('./nppes-sample.csv', import.meta.url));
 /** The shipped sample: about 3,000 providers and 400 pharmacies, plus rows the import must skip. */
 const DEFAULT_ROWS = 3_520;
 
