@@ -34,7 +34,7 @@ describe('the route table', () => {
       .filter((name) => !known.has(name));
     expect(
       missing,
-      `routes with no line in src/domain/api-routes.ts (add one: who may call it, how to call it): ${missing.join(', ')}`,
+      `routes with no line in src/domain/api-routes.ts (add one to its area's file, api-routes-people.ts or api-routes-records.ts: who may call it, how to call it): ${missing.join(', ')}`,
     ).toEqual([]);
   });
 

@@ -1,0 +1,278 @@
+import { fill, type ApiRoute } from './api-route-types';
+
+// The route table's lines for accounts and caregivers (see api-routes.ts, which assembles the table).
+
+// ---- Auth (SPEC section 7: /auth) ----
+
+export const authRoutes: readonly ApiRoute[] = [
+  // The public calls get a body their schema refuses: the same 400 for every caller shows that a
+  // token neither opens nor closes them (their own tests cover what a valid body does).
+  ...(
+    [
+      'register',
+      'login',
+      'verify-email',
+      'resend-verification',
+      'forgot-password',
+      'verify-otp',
+      'reset-password',
+    ] as const
+  ).map((name): ApiRoute => ({
+    method: 'POST',
+    path: `/api/auth/${name}`,
+    access: 'public',
+    target: 'none',
+    request: { body: {} },
+    allowed: 400,
+  })),
+  {
+    method: 'GET',
+    path: '/api/auth/profile',
+    access: 'signed-in',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/beta-policy',
+    access: 'signed-in',
+    target: 'none',
+    request: {
+      body: { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
+    },
+    allowed: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/validate-address',
+    access: 'signed-in',
+    target: 'none',
+    request: { body: { address: '350 5th Ave', city: 'New York', state: 'NY', zip_code: '10001' } },
+    allowed: 200,
+  },
+  {
+    method: 'PUT',
+    path: '/api/auth/update-profile',
+    access: 'signed-in',
+    target: 'none',
+    request: { form: { fields: { name: 'Matrix Renamed' } } },
+    allowed: 200,
+  },
+  {
+    // The fixtures' people have no password: a wrong old password is the 400 every signed-in caller gets.
+    method: 'PUT',
+    path: '/api/auth/change-password',
+    access: 'signed-in',
+    target: 'none',
+    request: { body: { old_password: 'not-the-password-1', new_password: 'a-Much-better-pass-42' } },
+    allowed: 400,
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/user-info',
+    access: 'patient-only',
+    target: 'none',
+    request: { query: { email: fill('new-email') } },
+    // Nobody has the fresh address: a patient gets 404, a caregiver 403.
+    allowed: 404,
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/sessions',
+    access: 'signed-in',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/auth/sessions/:id',
+    access: 'signed-in',
+    target: 'owner-session',
+    request: { params: { id: fill('target-id') } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    access: 'signed-in',
+    target: 'none',
+    request: {},
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout-all',
+    access: 'signed-in',
+    target: 'none',
+    request: {},
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/:id',
+    access: 'signed-in',
+    target: 'owner-account',
+    request: { params: { id: fill('owner-user-id') } },
+    allowed: 200,
+  },
+];
+
+// ---- Caregivers (SPEC section 7: /request, and the public invitation calls under /auth) ----
+
+export const careRoutes: readonly ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/auth/invite/:token',
+    access: 'public',
+    target: 'none',
+    // A well-formed token that was never handed out.
+    request: { params: { token: 'A'.repeat(43) } },
+    allowed: 404,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/invite-register',
+    access: 'public',
+    target: 'none',
+    request: { body: {} },
+    allowed: 400,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/onboarding',
+    access: 'public',
+    target: 'none',
+    request: { body: { token: 'A'.repeat(43) } },
+    allowed: 400,
+  },
+  {
+    method: 'POST',
+    path: '/api/request/send-request',
+    access: 'patient-only',
+    target: 'none',
+    request: {
+      body: { caregiver_email: fill('new-email'), is_family: false, permissions: ['ReadAppointment'] },
+    },
+    allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/request/sent',
+    access: 'patient-only',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/request/received',
+    access: 'caregiver-only',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/request/approved',
+    access: 'signed-in',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    method: 'GET',
+    path: '/api/request/associate-patients',
+    access: 'caregiver-only',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    method: 'POST',
+    path: '/api/request/approve',
+    access: 'caregiver-only',
+    target: 'invitation',
+    request: { body: { request_id: fill('target-id') } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/request/reject',
+    access: 'caregiver-only',
+    target: 'invitation',
+    request: { body: { request_id: fill('target-id') } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'POST',
+    path: '/api/request/delete',
+    access: 'signed-in',
+    target: 'care-link',
+    request: { body: { request_id: fill('target-id'), status: 'approved', request_type: 'approved' } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'PUT',
+    path: '/api/request/update-permission',
+    access: 'patient-only',
+    target: 'care-link',
+    request: { body: { permission_id: fill('target-id'), permissions: ['ReadAppointment', 'ReadDoctor'] } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'GET',
+    path: '/api/request/permission-requests',
+    access: 'signed-in',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+  {
+    // Only a caregiver linked to the patient may ask them: anyone else is refused with 403.
+    method: 'POST',
+    path: '/api/request/permission-requests',
+    access: 'caregiver-only',
+    target: 'owner-patient',
+    request: {
+      body: { patient_id: fill('owner-patient-id'), requested_permissions: [fill('permission-not-held')] },
+    },
+    allowed: 200,
+    refused: 403,
+    isolation: 'case',
+  },
+  {
+    method: 'PUT',
+    path: '/api/request/permission-requests',
+    access: 'patient-only',
+    target: 'permission-request',
+    request: { body: { request_id: fill('target-id') } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'PUT',
+    path: '/api/request/reject-permission',
+    access: 'patient-only',
+    target: 'permission-request',
+    request: { body: { request_id: fill('target-id') } },
+    allowed: 200,
+    isolation: 'case',
+  },
+  {
+    method: 'GET',
+    path: '/api/request/activity',
+    access: 'patient-only',
+    target: 'none',
+    request: {},
+    allowed: 200,
+  },
+];
