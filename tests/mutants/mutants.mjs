@@ -95,8 +95,8 @@ export const MUTANTS = [
     patches: [
       {
         file: 'src/server/services/sync-pull.ts',
-        search: `          token: encodeToken({ position: next, start, scope: fingerprint }),`,
-        replace: `          token: encodeToken({ position: rows[limit]?.version ?? next, start, scope: fingerprint }),`,
+        search: `      token: encodeToken({ position: next, start, scope: fingerprint }),`,
+        replace: `      token: encodeToken({ position: snapshot.rows[limit]?.version ?? next, start, scope: fingerprint }),`,
       },
     ],
   },
@@ -106,12 +106,8 @@ export const MUTANTS = [
     patches: [
       {
         file: 'src/server/services/records.ts',
-        search: `  if (!options.versionLockHeld) await takeVersionLock(tx);
-  const at = editTime(input.changedAt);
-  const inserted = await tx`,
-        replace: `  if (!options.versionLockHeld) await takeVersionLock(tx);
-  const at = editTime(input.changedAt);
-  const planted = globalThis as { plantedCreates?: number };
+        search: `  if (options.createBatch && options.versionLockHeld) return options.createBatch.add(input);`,
+        replace: `  const planted = globalThis as { plantedCreates?: number };
   planted.plantedCreates = (planted.plantedCreates ?? 0) + 1;
   if (planted.plantedCreates % 20 === 0) {
     const stamp = new Date();
@@ -128,7 +124,7 @@ export const MUTANTS = [
       updatedAt: stamp,
     };
   }
-  const inserted = await tx`,
+  if (options.createBatch && options.versionLockHeld) return options.createBatch.add(input);`,
       },
     ],
   },
