@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { count } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { directoryDoctors, directoryPharmacies } from '../db/schema';
 import { importNppes } from './import';
@@ -13,9 +12,14 @@ import { importNppes } from './import';
 export const SAMPLE_FILE = fileURLToPath(new URL('./nppes-sample.csv', import.meta.url));
 
 export async function loadSampleDirectoryIfEmpty(db: Database, log: FastifyBaseLogger): Promise<void> {
-  const [doctors] = await db.select({ total: count() }).from(directoryDoctors);
-  const [pharmacies] = await db.select({ total: count() }).from(directoryPharmacies);
-  if ((doctors?.total ?? 0) > 0 || (pharmacies?.total ?? 0) > 0) return;
+  // Runs at every start: whether any row exists (one index probe each), not how many (a count of the full
+  // registry reads millions of rows).
+  const [doctor] = await db.select({ id: directoryDoctors.doctorId }).from(directoryDoctors).limit(1);
+  const [pharmacy] = await db
+    .select({ id: directoryPharmacies.pharmacyId })
+    .from(directoryPharmacies)
+    .limit(1);
+  if (doctor || pharmacy) return;
   const started = performance.now();
   const result = await importNppes(db, createReadStream(SAMPLE_FILE, { encoding: 'utf8' }));
   log.info(
