@@ -226,11 +226,17 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-test('a caregiver with Read Doctor only sees the list, without search, profile or Remove', async ({
-  page,
-  request,
-}) => {
-  const patient = await createVerifiedUser(request, 'Patient', 'Pat Listed');
+/**
+ * A patient with one doctor in their list, and a caregiver linked with these permissions, signed in and on
+ * /caregiver/doctors (through the menu: the care lists must reach the device first).
+ */
+async function caregiverOnDoctors(
+  page: Page,
+  request: APIRequestContext,
+  names: { patient: string; caregiver: string },
+  permissions: string[],
+) {
+  const patient = await createVerifiedUser(request, 'Patient', names.patient);
   const patientToken = await apiToken(request, patient.email);
   await acceptBetaPolicyThroughApi(request, patientToken);
   const profile = await (await request.get('/api/auth/profile', { headers: bearer(patientToken) })).json();
@@ -242,17 +248,12 @@ test('a caregiver with Read Doctor only sees the list, without search, profile o
   });
   expect(added.status(), await added.text()).toBe(201);
 
-  const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cam Reader');
+  const caregiver = await createVerifiedUser(request, 'Caregiver', names.caregiver);
   const caregiverToken = await apiToken(request, caregiver.email);
   await acceptBetaPolicyThroughApi(request, caregiverToken);
   const sent = await request.post('/api/request/send-request', {
     headers: bearer(patientToken),
-    data: {
-      caregiver_email: caregiver.email,
-      is_family: true,
-      relationship: 'Son',
-      permissions: ['ReadDoctor'],
-    },
+    data: { caregiver_email: caregiver.email, is_family: true, relationship: 'Son', permissions },
   });
   expect(sent.ok(), await sent.text()).toBe(true);
   const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
@@ -264,14 +265,77 @@ test('a caregiver with Read Doctor only sees the list, without search, profile o
   expect(approved.ok(), await approved.text()).toBe(true);
 
   await signInThroughUi(page, caregiver.email);
-  // The menu offers Doctors once the care lists reached the device (a goto before then is refused).
   await (await menuEntry(page, 'Doctors')).click();
   await expect(page).toHaveURL(/\/caregiver\/doctors$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Doctors' })).toBeVisible();
   await expect(myDoctors(page)).toContainText(doctor.name);
+  return { doctor, patientToken };
+}
+
+test('a caregiver with Read Doctor only sees the list, without search, profile or Remove', async ({
+  page,
+  request,
+}) => {
+  const { doctor } = await caregiverOnDoctors(
+    page,
+    request,
+    { patient: 'Pat Listed', caregiver: 'Cam Reader' },
+    ['ReadDoctor'],
+  );
   await expect(page.getByRole('heading', { name: 'Find a doctor' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: `Remove ${doctor.name}` })).toHaveCount(0);
   // Without View Doctor Profile the entry is not a button.
   await expect(myDoctors(page).getByRole('button')).toHaveCount(0);
   await expectNoAxeViolations(page);
+});
+
+test.describe('at 390x844', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a caregiver with Add, Delete and View Profile searches, adds, opens and removes for the patient', async ({
+    page,
+    request,
+  }) => {
+    const { doctor, patientToken } = await caregiverOnDoctors(
+      page,
+      request,
+      { patient: 'Pia Helped', caregiver: 'Cal Helper' },
+      ['ReadDoctor', 'AddDoctors', 'DeleteDoctor', 'ViewDoctorProfile'],
+    );
+    const [, another] = (await directoryPage(request, patientToken, 1)).data;
+    if (!another) throw new Error('no second doctor in the directory');
+
+    const form = page.getByRole('search', { name: 'Find a doctor' });
+    await form.getByRole('textbox', { name: 'Zip code' }).fill('10001');
+    await form.getByRole('combobox', { name: 'Speciality' }).selectOption(SPECIALITY);
+    await form.getByRole('button', { name: 'Search' }).click();
+    await expect(results(page)).toHaveCount(5);
+    // The doctor the patient has is marked, not offered again.
+    await expect(
+      results(page).filter({ hasText: doctor.name }).getByRole('button', { name: 'In your list' }),
+    ).toBeDisabled();
+    await page.getByRole('button', { name: `Add ${another.name}` }).click();
+    await expect(page.getByText(ADDED)).toBeVisible();
+    await expect(myDoctors(page)).toHaveCount(2);
+    await expect.poll(() => serverDoctorNames(request, patientToken)).toContain(another.name);
+
+    // With View Doctor Profile the entry opens the profile.
+    await myDoctors(page)
+      .getByRole('button', { name: new RegExp(`^${another.name}`) })
+      .click();
+    const profile = page.getByRole('dialog', { name: another.name });
+    await expect(page.getByTestId('doctor-profile')).toBeVisible();
+    await expect(profile.getByRole('link', { name: /opens a map/ })).toContainText(another.address);
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(profile).toBeHidden();
+
+    await page.getByRole('button', { name: `Remove ${doctor.name}` }).click();
+    await page.getByRole('dialog', { name: 'Remove doctor' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(myDoctors(page)).toHaveCount(1);
+    await expect.poll(() => serverDoctorNames(request, patientToken)).toEqual([another.name]);
+    await expectNoHorizontalOverflow(page);
+    await expectTapTargets(page.getByRole('main').locator('button:visible, select:visible, input:visible'));
+    await expectNoAxeViolations(page);
+  });
 });
