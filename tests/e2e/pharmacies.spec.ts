@@ -259,7 +259,7 @@ test('caregivers read the list and, with Search Pharmacy, search; they never add
   const [listed, other] = (await directoryPage(request, patientToken, 1)).data;
   if (!listed || !other) throw new Error('too few pharmacies in the directory');
   for (const pharmacy of [listed, other]) {
-    // (Through the API the first is not preferred unless asked: the screen asks for it.)
+    // (The first added is the preferred one in any case; asked here so the test says which.)
     const added = await request.post('/api/pharmacies/add', {
       headers: bearer(patientToken),
       data: {
@@ -271,8 +271,8 @@ test('caregivers read the list and, with Search Pharmacy, search; they never add
     expect(added.status(), await added.text()).toBe(201);
   }
 
-  // Read Pharmacy only: the list, nothing to change, no search.
-  const readerContext = await browser.newContext();
+  // Read Pharmacy only, at desk size: the list, nothing to change, no search.
+  const readerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const reader = await readerContext.newPage();
   await caregiverWith(reader, request, patientToken, ['ReadPharmacy']);
   await expect(myPharmacies(reader)).toHaveCount(2);
@@ -284,8 +284,8 @@ test('caregivers read the list and, with Search Pharmacy, search; they never add
   await expectNoAxeViolations(reader);
   await readerContext.close();
 
-  // With Search Pharmacy too: the search, to look up a phone or an address, without Add.
-  const searcherContext = await browser.newContext();
+  // With Search Pharmacy too, on a phone: the search, to look up a phone or an address, without Add.
+  const searcherContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const searcher = await searcherContext.newPage();
   await caregiverWith(searcher, request, patientToken, ['ReadPharmacy', 'SearchPharmacy']);
   await expect(myPharmacies(searcher)).toHaveCount(2);
@@ -301,6 +301,8 @@ test('caregivers read the list and, with Search Pharmacy, search; they never add
   await expect(results(searcher).getByRole('button', { name: /^Add / })).toHaveCount(0);
   await expect(results(searcher).getByRole('button', { name: 'In your list' })).toHaveCount(0);
   await expect(searcher.getByRole('button', { name: /^(Remove|Make preferred)/ })).toHaveCount(0);
+  await expectNoHorizontalOverflow(searcher);
+  await expectTapTargets(searcher.getByRole('main').locator('button:visible, input:visible'));
   await expectNoAxeViolations(searcher);
   await searcherContext.close();
 
