@@ -9,6 +9,8 @@ import { createTransport } from '../src/local/sync-transport';
 import { syncOnce } from '../src/local/sync-engine';
 import { syncLockName, withSyncLock } from '../src/local/sync-lock';
 import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from '../src/local/sync-tags';
+import { readReminder, reminderNotification, takeFromReminder } from '../src/local/reminder-actions';
+import type { ReminderPush } from '../src/domain/reminders';
 
 // The service worker: precaches the app shell (the build's files, listed by vite-plugin-pwa) and answers
 // every navigation with the cached index.html, so the installed app opens with no signal. API calls are
@@ -77,4 +79,75 @@ self.addEventListener('sync', (event) => {
 self.addEventListener('periodicsync', (event) => {
   const tagged = event as TaggedEvent;
   if (tagged.tag === PERIODIC_SYNC_TAG) tagged.waitUntil(syncFromWorker());
+});
+
+// Medicine reminders (issue 11): the server pushes a dose that is due (or, to a caregiver, one that was not
+// marked); the notification's Taken writes the mark into this device's outbox and syncs (with no signal it
+// waits there, and Background Sync sends it later); Snooze asks the server to remind again in 10 minutes.
+self.addEventListener('push', (event: PushEvent) => {
+  let data: unknown = null;
+  try {
+    data = event.data?.json();
+  } catch {
+    return; // not ours: nothing to show
+  }
+  const message = readReminder(data);
+  if (!message) return;
+  const { title, options } = reminderNotification(message);
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+async function openApp(url: string): Promise<void> {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+  if (open) {
+    await open.focus();
+    await open.navigate(url).catch(() => undefined);
+    return;
+  }
+  await self.clients.openWindow(url);
+}
+
+async function takenFromNotification(message: ReminderPush): Promise<void> {
+  const outcome = await takeFromReminder(message, await readSessionCopy());
+  if (outcome !== 'queued') {
+    await openApp(message.url); // someone else is signed in, or nobody: the app says what to do
+    return;
+  }
+  try {
+    await syncFromWorker();
+  } catch {
+    // Background Sync (Chromium) replays the outbox once a connection is back, with no page open.
+    const registration = self.registration as ServiceWorkerRegistration & {
+      sync?: { register: (tag: string) => Promise<void> };
+    };
+    await registration.sync?.register(BACKGROUND_SYNC_TAG).catch(() => undefined);
+  }
+}
+
+async function snoozeFromNotification(message: ReminderPush): Promise<void> {
+  const session = await readSessionCopy();
+  const response = session
+    ? await fetch('/api/push/snooze', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token}` },
+        body: JSON.stringify({ schedule_id: message.schedule_id, date: message.date, time: message.time }),
+      }).catch(() => null)
+    : null;
+  if (response?.ok) return;
+  // No connection (or no session): the reminder stays on screen rather than vanishing unsnoozed.
+  const { title, options } = reminderNotification(message);
+  await self.registration.showNotification(title, {
+    ...options,
+    body: 'Snooze needs a connection. Tap Taken when you have taken it.',
+  });
+}
+
+self.addEventListener('notificationclick', (event: NotificationEvent) => {
+  const message = readReminder(event.notification.data);
+  event.notification.close();
+  if (!message) return;
+  if (event.action === 'taken') event.waitUntil(takenFromNotification(message));
+  else if (event.action === 'snooze') event.waitUntil(snoozeFromNotification(message));
+  else event.waitUntil(openApp(message.url));
 });

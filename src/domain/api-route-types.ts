@@ -108,6 +108,11 @@ export type ApiRoute = {
   refused?: Refusal | 'filtered';
   /** A batch (POST /api/sync/push): every signed-in caller gets `allowed`; its first item's status is this. */
   item?: { allowed: number; refused: Refusal };
+  /**
+   * The kind of the owner's record the call is about (the one the matrix seeds, titled with a secret, and
+   * whose Read permission decides who may see it): an appointment unless said.
+   */
+  resource?: 'appointments' | 'prescriptions';
   /** A read: an allowed caller's answer holds the target record (the matrix checks it is there). */
   shows?: 'record';
   /**

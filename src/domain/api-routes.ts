@@ -13,6 +13,7 @@
 import type { ApiRoute, HttpMethod } from './api-route-types';
 import { authRoutes, careRoutes } from './api-routes-people';
 import { directoryRoutes, recordRoutes } from './api-routes-records';
+import { medicineRoutes } from './api-routes-medicines';
 
 export type {
   ApiRoute,
@@ -31,6 +32,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...careRoutes,
   ...directoryRoutes,
   ...recordRoutes,
+  ...medicineRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

@@ -295,6 +295,7 @@ const RESOURCE_NOUNS: Record<string, { one: string; many: string }> = {
   doctors: { one: 'a doctor', many: 'doctors' },
   pharmacies: { one: 'a pharmacy', many: 'pharmacies' },
   prescriptions: { one: 'a prescription', many: 'prescriptions' },
+  dose_marks: { one: 'a dose', many: 'dose marks' },
   lab_reports: { one: 'a lab report', many: 'lab reports' },
   medical_history: { one: 'the medical history', many: 'medical history entries' },
 };

@@ -89,6 +89,8 @@ export const RESOURCE_READ_PERMISSION = {
   doctors: 'ReadDoctor',
   pharmacies: 'ReadPharmacy',
   prescriptions: 'ReadPrescription',
+  /** The marks of the medicine schedule (taken, not taken) go with the prescriptions. */
+  dose_marks: 'ReadPrescription',
   lab_reports: 'ReadLabReport',
   medical_history: 'ReadMedicalHistory',
 } as const satisfies Record<string, Permission>;

@@ -4,7 +4,13 @@ import { z } from 'zod';
 // src/server/services/records.ts and sync-pull.ts). Every synced resource is a record: a client-minted
 // UUID, the patient it belongs to, a version from one server-wide sequence, and its fields.
 
-export const SYNCED_RESOURCES = ['appointments', 'doctors', 'pharmacies'] as const;
+export const SYNCED_RESOURCES = [
+  'appointments',
+  'doctors',
+  'pharmacies',
+  'prescriptions',
+  'dose_marks',
+] as const;
 export type SyncedResource = (typeof SYNCED_RESOURCES)[number];
 
 /** Deleted records stay as tombstones at least this long; an older cursor must start over. */

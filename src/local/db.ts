@@ -3,6 +3,8 @@ import type { Profile } from '../domain/auth';
 import type { Appointment } from '../domain/appointments';
 import type { MyDoctor } from '../domain/doctors';
 import type { MyPharmacy } from '../domain/pharmacies';
+import type { Prescription } from '../domain/prescriptions';
+import type { DoseMark } from '../domain/medicine-schedule';
 import type {
   ActivityEntry,
   ApprovedRequest,
@@ -97,6 +99,10 @@ export class KincareDb extends Dexie {
   doctors!: EntityTable<LocalDoctor, 'id'>;
   /** The patient's pharmacies (synced resource `pharmacies`). */
   pharmacies!: EntityTable<MyPharmacy, 'id'>;
+  /** The patient's prescriptions (synced resource `prescriptions`). */
+  prescriptions!: EntityTable<Prescription, 'id'>;
+  /** Marks of the medicine schedule (synced resource `dose_marks`), found by patient and day. */
+  dose_marks!: EntityTable<DoseMark, 'id'>;
   serverRows!: EntityTable<ServerRow, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
   blobs!: EntityTable<StoredBlob, 'id'>;
@@ -122,6 +128,10 @@ export class KincareDb extends Dexie {
       careActivity: 'id, at',
     });
     this.version(3).stores({ pharmacies: 'id, patient_id' });
+    this.version(4).stores({
+      prescriptions: 'id, patient_id',
+      dose_marks: 'id, [patient_id+date]',
+    });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
     this.on('versionchange', (event: IDBVersionChangeEvent) => {

@@ -25,6 +25,8 @@ export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   appointments: 'appointment_title',
   doctors: 'name',
   pharmacies: 'name',
+  prescriptions: 'medicine_name',
+  dose_marks: 'label',
 };
 
 /**

@@ -19,6 +19,8 @@ import { storagePlugin } from './plugins/storage';
 import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
 import { appointmentRoutes } from './routes/appointments';
+import { prescriptionRoutes } from './routes/prescriptions';
+import { decoratePush, pushRoutes } from './routes/push';
 import { doctorRoutes, pharmacyRoutes } from './routes/directory';
 import { syncRoutes } from './routes/sync';
 import { requestRoutes } from './routes/requests';
@@ -38,6 +40,8 @@ export type AppOptions = {
   distDir?: string;
   /** Where the JSON log lines go (tests capture them here); stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Run the medicine reminder sweep on this server (main.ts does; tests run it themselves). */
+  startReminders?: boolean;
 };
 
 const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -96,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(appointmentRoutes, { prefix: '/appointments' });
       await api.register(doctorRoutes, { prefix: '/doctors' });
       await api.register(pharmacyRoutes, { prefix: '/pharmacies' });
+      await api.register(prescriptionRoutes, { prefix: '/prescriptions' });
+      await api.register(pushRoutes, { prefix: '/push' });
       await api.register(syncRoutes, { prefix: '/sync' });
       await api.register(requestRoutes, { prefix: '/request' });
       await api.register(uploadRoutes, { prefix: '/upload-image' });
@@ -103,6 +109,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   scheduleHousekeeping(app);
+  decoratePush(app);
+  if (options.startReminders && config.reminders.intervalSeconds > 0)
+    app.addHook('onReady', async () => app.reminders.start(config.reminders.intervalSeconds * 1000));
   await app.register(staticAppPlugin, { distDir: options.distDir ?? defaultDistDir, isApiPath });
   return app;
 }

@@ -124,6 +124,29 @@ const envSchema = z.object({
   UPLOAD_TOTAL_BYTES: wholeNumber(1024, 2 ** 50, 2048 * MB),
   /** The most pixels an uploaded image may claim in its header (width times height). */
   UPLOAD_MAX_PIXELS: wholeNumber(1, 10_000_000_000, 50_000_000),
+  /** Web Push (medicine reminders): the VAPID key pair, base64url; unset, one is made and kept in DATA_DIR. */
+  VAPID_PUBLIC_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  VAPID_PRIVATE_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** Who push services may contact about this server's pushes: a mailto: or https: address. */
+  VAPID_SUBJECT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be a mailto: or https: address')
+      .default('mailto:no-reply@kincare.local'),
+  ),
+  /** How often the reminder sweep runs (seconds); 0 turns reminders off on this server. */
+  REMINDER_INTERVAL_SECONDS: wholeNumber(0, 3600, 30),
+  /** Doses due longer ago than this when a server (re)starts get no late reminder (minutes). */
+  REMINDER_CATCH_UP_MINUTES: wholeNumber(1, 24 * 60, 120),
+  /** (tests only) accept http:// push endpoints; real push services are https. */
+  PUSH_ALLOW_HTTP_ENDPOINTS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  /** Label photos and lab reports read at once (each worker holds about 230 MB). */
+  OCR_WORKERS: wholeNumber(1, 16, 1),
+  /** The longest one document may take to read (ms). */
+  OCR_TIMEOUT_MS: wholeNumber(1000, 600_000, 60_000),
+  /** The most pages of a PDF read. */
+  OCR_MAX_PAGES: wholeNumber(1, 100, 5),
 });
 
 export type Config = {
@@ -144,6 +167,14 @@ export type Config = {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   uploads: { dailyFiles: number; dailyBytes: number; totalBytes: number; maxPixels: number };
+  push: {
+    publicKey: string | undefined;
+    privateKey: string | undefined;
+    subject: string;
+    allowHttpEndpoints: boolean;
+  };
+  reminders: { intervalSeconds: number; catchUpMinutes: number };
+  ocr: { workers: number; timeoutMs: number; maxPages: number };
 };
 
 export class ConfigError extends Error {}
@@ -185,6 +216,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       totalBytes: vars.UPLOAD_TOTAL_BYTES,
       maxPixels: vars.UPLOAD_MAX_PIXELS,
     },
+    push: {
+      publicKey: vars.VAPID_PUBLIC_KEY,
+      privateKey: vars.VAPID_PRIVATE_KEY,
+      subject: vars.VAPID_SUBJECT,
+      allowHttpEndpoints: vars.PUSH_ALLOW_HTTP_ENDPOINTS === 'true',
+    },
+    reminders: {
+      intervalSeconds: vars.REMINDER_INTERVAL_SECONDS,
+      catchUpMinutes: vars.REMINDER_CATCH_UP_MINUTES,
+    },
+    ocr: { workers: vars.OCR_WORKERS, timeoutMs: vars.OCR_TIMEOUT_MS, maxPages: vars.OCR_MAX_PAGES },
   };
 }
 

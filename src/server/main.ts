@@ -25,7 +25,7 @@ async function main() {
   });
   let app;
   try {
-    app = await buildApp({ config, db: database.db });
+    app = await buildApp({ config, db: database.db, startReminders: true });
     await loadSampleDirectoryIfEmpty(database.db, app.log);
   } catch (error) {
     await database.close();

@@ -15,7 +15,8 @@ import { chromium, type Page } from 'playwright-core';
 import { sql } from 'drizzle-orm';
 import { makeAccount, startServer } from '../sync/harness';
 import { PULL_PAGE } from '../../src/local/sync-pull';
-import { PULL_PAGE_MAX, pullResponseSchema } from '../../src/domain/sync';
+import { PULL_PAGE_MAX, pullResponseSchema, SYNCED_RESOURCES } from '../../src/domain/sync';
+import type { ReadScope } from '../../src/server/services/access';
 import { pullChanges } from '../../src/server/services/sync-pull';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 import type { Durability, KincareBench, LoopOptions, Source } from './pull-entry';
@@ -124,7 +125,9 @@ async function main(databaseUrl: string | undefined) {
     // A side server on the same database that answers pulls of any page size with a plain
     // JSON.stringify (no Fastify, no auth, no response schema): what larger pages and a leaner
     // answer would give. It serves only this benchmark, on the loopback, for as long as it runs.
-    const scope = { appointments: [patientId], doctors: [patientId], pharmacies: [patientId] };
+    const scope = Object.fromEntries(
+      SYNCED_RESOURCES.map((resource) => [resource, [patientId]]),
+    ) as ReadScope;
     side = createServer((request: IncomingMessage, response: ServerResponse) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const cursor = Number(url.searchParams.get('cursor') ?? 0);

@@ -112,7 +112,7 @@ function sharedCastFor(route: ApiRoute): Promise<Cast> {
   const permission = typeof route.access === 'object' ? route.access.permission : 'link';
   const seeds =
     route.method === 'GET' && route.path.startsWith('/api/request/') ? 'care-lists' : route.target;
-  const key = `${permission} ${seeds}`;
+  const key = `${permission} ${seeds} ${route.resource ?? 'appointments'}`;
   let cast = sharedCasts.get(key);
   if (!cast) {
     cast = buildCast(ctx, route);

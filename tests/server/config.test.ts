@@ -56,6 +56,14 @@ describe('loadConfig defaults', () => {
         totalBytes: 2 * 1024 * 1024 * 1024,
         maxPixels: 50_000_000,
       },
+      push: {
+        publicKey: undefined,
+        privateKey: undefined,
+        subject: 'mailto:no-reply@kincare.local',
+        allowHttpEndpoints: false,
+      },
+      reminders: { intervalSeconds: 30, catchUpMinutes: 120 },
+      ocr: { workers: 1, timeoutMs: 60_000, maxPages: 5 },
     });
   });
 
@@ -72,6 +80,25 @@ describe('loadConfig defaults', () => {
       'fd00::/8',
       'loopback',
     ]);
+  });
+
+  it('reads the reminder, push and OCR settings', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: SECRET,
+      VAPID_SUBJECT: 'https://kincare.example/contact',
+      REMINDER_INTERVAL_SECONDS: '0',
+      REMINDER_CATCH_UP_MINUTES: '30',
+      PUSH_ALLOW_HTTP_ENDPOINTS: 'true',
+      OCR_WORKERS: '2',
+      OCR_TIMEOUT_MS: '5000',
+      OCR_MAX_PAGES: '3',
+    });
+    expect(config).toMatchObject({
+      push: { subject: 'https://kincare.example/contact', allowHttpEndpoints: true },
+      reminders: { intervalSeconds: 0, catchUpMinutes: 30 },
+      ocr: { workers: 2, timeoutMs: 5000, maxPages: 3 },
+    });
   });
 
   it('reads the Redis and upload quota settings', () => {
@@ -205,6 +232,13 @@ describe('loadConfig refuses a bad variable with a ConfigError naming it', () =>
     ['UPLOAD_DAILY_FILES', '0', /must be at least 1$/],
     ['UPLOAD_TOTAL_BYTES', '10', /must be at least 1024$/],
     ['UPLOAD_MAX_PIXELS', 'many', /must be a whole number/],
+    ['VAPID_SUBJECT', 'me@example.com', /must be a mailto: or https: address/],
+    ['REMINDER_INTERVAL_SECONDS', '-1', /must be a whole number/],
+    ['REMINDER_CATCH_UP_MINUTES', '0', /must be at least 1$/],
+    ['PUSH_ALLOW_HTTP_ENDPOINTS', 'yes', /expected one of/],
+    ['OCR_WORKERS', '0', /must be at least 1$/],
+    ['OCR_TIMEOUT_MS', '10', /must be at least 1000$/],
+    ['OCR_MAX_PAGES', '1000', /must be at most 100$/],
   ];
 
   it.each(cases)('%s=%s', (name, value, says) => {

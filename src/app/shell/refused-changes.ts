@@ -14,6 +14,8 @@ const RESOURCE_NOUN: Record<SyncedResource, string> = {
   appointments: 'appointment',
   doctors: 'doctor',
   pharmacies: 'pharmacy',
+  prescriptions: 'prescription',
+  dose_marks: 'dose mark',
 };
 
 /** The appointment form's fields, in its order and with its labels. */
@@ -35,6 +37,22 @@ const TYPED_FIELDS: Record<SyncedResource, readonly TypedField<string>[]> = {
   appointments: APPOINTMENT_FIELDS,
   doctors: [], // a doctor is added from the directory, not typed: the change's label names them
   pharmacies: [{ field: 'preferred', label: 'Preferred', kind: 'choice' }],
+  prescriptions: [
+    { field: 'medicine_name', label: 'Medicine', kind: 'text' },
+    { field: 'strength', label: 'Strength', kind: 'text' },
+    { field: 'directions', label: 'Directions', kind: 'text' },
+    { field: 'start_date', label: 'Start date', kind: 'text' },
+    { field: 'end_date', label: 'End date', kind: 'text' },
+    { field: 'times', label: 'Dose times', kind: 'text' },
+    { field: 'status', label: 'Status', kind: 'choice' },
+    { field: 'notes', label: 'Notes', kind: 'text' },
+    { field: 'attachment_key', label: 'Label photo', kind: 'file' },
+  ],
+  dose_marks: [
+    { field: 'date', label: 'Day', kind: 'text' },
+    { field: 'time', label: 'Time', kind: 'text' },
+    { field: 'is_taken', label: 'Taken', kind: 'choice' },
+  ],
 };
 
 export type TypedValue = { label: string; value: string };

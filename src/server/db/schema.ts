@@ -383,3 +383,5 @@ export const directoryPharmacies = pgTable(
     index('directory_pharmacies_location_idx').on(table.latitude, table.longitude),
   ],
 );
+
+export * from './schema-reminders';

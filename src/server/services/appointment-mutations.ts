@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { and, eq } from 'drizzle-orm';
 import {
   APPOINTMENT_MESSAGES as MESSAGES,
   APPOINTMENT_PERMISSIONS as PERMISSIONS,
@@ -8,11 +7,16 @@ import {
   type Appointment,
 } from '../../domain/appointments';
 import type { Permission } from '../../domain/permissions';
-import { uploads } from '../db/schema';
 import { notAllowed } from './access';
 import { HttpError } from '../plugins/errors';
 import type { StoredAnswer } from './idempotency';
-import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
+import {
+  answerAbout,
+  defineMutations,
+  requireOwnUpload,
+  type AccessChecks,
+  type MutationContext,
+} from './record-mutations';
 import {
   createRecord,
   deleteRecord,
@@ -32,15 +36,8 @@ const RESOURCE = 'appointments';
 export const asAppointment = (row: WireRow) => toWire(row) as Appointment;
 
 /** An attachment must be a file the caller uploaded (so nobody can point a record at another's file). */
-async function checkAttachment({ tx, auth }: MutationContext, key: string | null | undefined) {
-  if (!key) return;
-  const [owned] = await tx
-    .select({ key: uploads.key })
-    .from(uploads)
-    .where(and(eq(uploads.key, key), eq(uploads.ownerUserId, auth.userId)))
-    .limit(1);
-  if (!owned) throw new HttpError(400, MESSAGES.attachmentUnknown);
-}
+const checkAttachment = (context: MutationContext, key: string | null | undefined) =>
+  requireOwnUpload(context, key, MESSAGES.attachmentUnknown);
 
 /**
  * The appointment if it exists and the caller may do `permission` on it. A caller who may not even read it

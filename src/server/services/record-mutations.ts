@@ -1,8 +1,11 @@
 import type { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
 import type { ErrorBody } from '../../domain/errors';
 import { readPermissionOf, type Permission } from '../../domain/permissions';
 import type { PushChange } from '../../domain/sync';
+import { uploads } from '../db/schema';
 import type { AuthUser } from '../plugins/auth';
+import { HttpError } from '../plugins/errors';
 import { mayActOn, patientForCall, requireBetaPolicyAccepted } from './access';
 import { recordWrite } from './care-activity';
 import {
@@ -74,6 +77,24 @@ export function accessChecks(auth: AuthUser, options: { cached: boolean }): Acce
 /** The context of one REST call: its own transaction, no cache, the version lock still to take. */
 export function restContext(tx: Transaction, auth: AuthUser): MutationContext {
   return { tx, auth, access: accessChecks(auth, { cached: false }), writeOptions: {} };
+}
+
+/**
+ * A file a record points at must be one the caller uploaded, so nobody can point a record at another
+ * person's file (and then be handed a signed link to it): 400 with `message` otherwise.
+ */
+export async function requireOwnUpload(
+  { tx, auth }: MutationContext,
+  key: string | null | undefined,
+  message: string,
+): Promise<void> {
+  if (!key) return;
+  const [owned] = await tx
+    .select({ key: uploads.key })
+    .from(uploads)
+    .where(and(eq(uploads.key, key), eq(uploads.ownerUserId, auth.userId)))
+    .limit(1);
+  if (!owned) throw new HttpError(400, message);
 }
 
 /** What an answer about a record keeps for a caller who may change the record but not read it. */

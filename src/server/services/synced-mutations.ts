@@ -1,7 +1,9 @@
 import type { SyncedResource } from '../../domain/sync';
 import { appointmentMutations } from './appointment-mutations';
 import { doctorMutations } from './doctor-mutations';
+import { doseMarkMutations } from './dose-mark-mutations';
 import { pharmacyMutations } from './pharmacy-mutations';
+import { prescriptionMutations } from './prescription-mutations';
 import type { ResourceMutations } from './record-mutations';
 
 // Which handlers apply a pushed change of each synced resource (POST /api/sync/push). A new synced
@@ -11,4 +13,6 @@ export const SYNCED_MUTATIONS: Record<SyncedResource, ResourceMutations> = {
   appointments: appointmentMutations,
   doctors: doctorMutations,
   pharmacies: pharmacyMutations,
+  prescriptions: prescriptionMutations,
+  dose_marks: doseMarkMutations,
 };

@@ -215,6 +215,26 @@ async function ownerFile(ctx: TestContext, owner: Person): Promise<string> {
   return key;
 }
 
+/** The owner's prescription, its medicine named with the secret, active with an 08:00 dose from 2026. */
+async function ownerPrescription(ctx: TestContext, owner: Person): Promise<Cast['record']> {
+  const record = { id: randomUUID(), title: `Matrix secret ${randomUUID()}` };
+  const response = await as(ctx, owner, {
+    method: 'POST',
+    url: '/api/prescriptions',
+    payload: {
+      id: record.id,
+      patient_id: owner.patientId,
+      medicine_name: record.title,
+      times: ['08:00'],
+      start_date: '2026-01-01',
+      notes: 'Matrix notes',
+    },
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`seeding the owner's prescription failed: ${response.body}`);
+  return record;
+}
+
 async function ownerRecord(
   ctx: TestContext,
   owner: Person,
@@ -328,7 +348,11 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
     typeof route.access === 'object' ||
     route.target === 'owner-record' ||
     route.target === 'owner-file';
-  const record = seedsRecord ? await ownerRecord(ctx, owner, fileKey) : null;
+  const record = !seedsRecord
+    ? null
+    : route.resource === 'prescriptions'
+      ? await ownerPrescription(ctx, owner)
+      : await ownerRecord(ctx, owner, fileKey);
   const invitation =
     unlinked && (seedsCareLists(route) || route.target === 'invitation')
       ? await inviteUnlinked(ctx, owner, unlinked, ['ReadAppointment'])

@@ -42,8 +42,8 @@ function mayCall(route: ApiRoute, caller: PersonCaller): boolean {
   return parties === 'anyone' || parties.includes(caller);
 }
 
-function holdsRecordRead(caller: PersonCaller, cast: Cast): boolean {
-  const read = RESOURCE_READ_PERMISSION.appointments;
+function holdsRecordRead(route: ApiRoute, caller: PersonCaller, cast: Cast): boolean {
+  const read = RESOURCE_READ_PERMISSION[route.resource ?? 'appointments'];
   if (caller === 'owner') return true;
   if (caller === 'linked-with-permission') return cast.granted.with.includes(read);
   if (caller === 'linked-without-permission') return cast.granted.without.includes(read);
@@ -58,9 +58,9 @@ function knowsOwner(caller: Caller, cast: Cast): boolean {
 
 const succeeded = (status: number) => status >= 200 && status < 300;
 
-function refusalFor(refusal: Refusal, caller: PersonCaller, cast: Cast): number {
+function refusalFor(route: ApiRoute, refusal: Refusal, caller: PersonCaller, cast: Cast): number {
   if (typeof refusal === 'number') return refusal;
-  return holdsRecordRead(caller, cast) ? refusal.readable : refusal.unreadable;
+  return holdsRecordRead(route, caller, cast) ? refusal.readable : refusal.unreadable;
 }
 
 export function expectedFor(route: ApiRoute, caller: Caller, cast: Cast): Expected {
@@ -81,12 +81,12 @@ export function expectedFor(route: ApiRoute, caller: Caller, cast: Cast): Expect
   }
   const allowed = mayCall(route, caller);
   if (route.item) {
-    const item = allowed ? route.item.allowed : refusalFor(route.item.refused, caller, cast);
-    const readable = succeeded(item) && holdsRecordRead(caller, cast);
+    const item = allowed ? route.item.allowed : refusalFor(route, route.item.refused, caller, cast);
+    const readable = succeeded(item) && holdsRecordRead(route, caller, cast);
     return { ...nothingShown, status: route.allowed, item, mayReadRecord: readable };
   }
   if (allowed) {
-    const readable = succeeded(route.allowed) && holdsRecordRead(caller, cast);
+    const readable = succeeded(route.allowed) && holdsRecordRead(route, caller, cast);
     return {
       ...nothingShown,
       status: route.allowed,
@@ -95,6 +95,6 @@ export function expectedFor(route: ApiRoute, caller: Caller, cast: Cast): Expect
     };
   }
   const refused = route.refused ?? 404;
-  const status = refused === 'filtered' ? route.allowed : refusalFor(refused, caller, cast);
+  const status = refused === 'filtered' ? route.allowed : refusalFor(route, refused, caller, cast);
   return { ...nothingShown, status };
 }

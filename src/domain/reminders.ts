@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { doseTimeSchema, isoDateSchema, timeZoneSchema } from './prescriptions';
+
+// Medicine reminders (issue 11, point 4) by Web Push: the subscription a device hands the server, the
+// messages the server sends (a dose is due; a dose was not marked in time), and snoozing one.
+
+export const REMINDER_MESSAGES = {
+  unsupported:
+    'This browser cannot show reminders. Install Kincare on your home screen, or use another browser.',
+  denied: 'Notifications are blocked for Kincare. Allow them in your browser settings to get reminders.',
+  offline: 'Turning reminders on needs a connection.',
+  enabled: 'Reminders are on for this device.',
+  disabled: 'Reminders are off for this device.',
+  endpointInvalid: 'The push endpoint must be an https address of at most 1000 characters.',
+  keysInvalid: 'The subscription keys are not valid.',
+  subscriptionUnknown: 'This device is not subscribed to reminders.',
+  snoozed: (minutes: number) => `Reminder snoozed for ${minutes} minutes.`,
+  snoozeInvalid: 'Snooze for 5 to 120 minutes.',
+} as const;
+
+/** Snoozing a reminder puts it off by this many minutes unless asked otherwise. */
+export const DEFAULT_SNOOZE_MINUTES = 10;
+
+const base64Url = (bytes: number, message: string) =>
+  z
+    .string({ error: message })
+    .max(200, message)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, message)
+    .refine((value) => Math.floor((value.replace(/=+$/, '').length * 3) / 4) === bytes, message);
+
+/** POST /api/push/subscriptions: what PushSubscription.toJSON() gives, and the device's zone. */
+export const pushSubscriptionBodySchema = z.object({
+  endpoint: z
+    .string({ error: REMINDER_MESSAGES.endpointInvalid })
+    .max(1000, REMINDER_MESSAGES.endpointInvalid)
+    .pipe(z.url({ error: REMINDER_MESSAGES.endpointInvalid })),
+  keys: z.object(
+    {
+      /** The browser's P-256 public key, uncompressed (65 bytes). */
+      p256dh: base64Url(65, REMINDER_MESSAGES.keysInvalid),
+      /** The 16-byte authentication secret. */
+      auth: base64Url(16, REMINDER_MESSAGES.keysInvalid),
+    },
+    { error: REMINDER_MESSAGES.keysInvalid },
+  ),
+  time_zone: timeZoneSchema.optional(),
+});
+export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
+
+export const pushUnsubscribeBodySchema = z.object({
+  endpoint: z
+    .string({ error: REMINDER_MESSAGES.endpointInvalid })
+    .max(1000, REMINDER_MESSAGES.endpointInvalid),
+});
+
+export const pushPublicKeySchema = z.object({ publicKey: z.string() });
+
+/** POST /api/push/snooze: put off the reminder of one dose. */
+export const snoozeBodySchema = z.object({
+  schedule_id: z.uuid({ error: 'schedule_id must be a prescription id (a UUID).' }),
+  date: isoDateSchema('date must be a day (YYYY-MM-DD).'),
+  time: doseTimeSchema,
+  minutes: z
+    .number({ error: REMINDER_MESSAGES.snoozeInvalid })
+    .int(REMINDER_MESSAGES.snoozeInvalid)
+    .min(5, REMINDER_MESSAGES.snoozeInvalid)
+    .max(120, REMINDER_MESSAGES.snoozeInvalid)
+    .default(DEFAULT_SNOOZE_MINUTES),
+});
+
+/**
+ * What a reminder push carries, for the service worker to show it and to act on it with no page open:
+ * `user_id` says whose replica on the device the Taken action writes to; `can_mark` whether that person
+ * may mark the dose (a caregiver alerted of a missed dose without EditPrescription may not).
+ */
+export const reminderPushSchema = z.object({
+  kind: z.enum(['dose-due', 'dose-missed']),
+  title: z.string(),
+  body: z.string(),
+  user_id: z.string(),
+  patient_id: z.string(),
+  schedule_id: z.string(),
+  date: z.string(),
+  time: z.string(),
+  label: z.string(),
+  can_mark: z.boolean(),
+  /** Where tapping the notification opens. */
+  url: z.string(),
+});
+export type ReminderPush = z.infer<typeof reminderPushSchema>;
