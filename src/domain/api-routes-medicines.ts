@@ -66,6 +66,17 @@ export const medicineRoutes: readonly ApiRoute[] = [
     refused: 403,
   },
   {
+    // Reading a label photo the patient uploaded is the first step of adding a prescription for them.
+    method: 'POST',
+    path: '/api/prescriptions/ocr',
+    access: { permission: 'AddPrescription' },
+    target: 'owner-file',
+    resource: RX,
+    request: { body: { s3Key: fill('target-id'), patient: fill('owner-patient-id') } },
+    allowed: 200,
+    refused: 403,
+  },
+  {
     method: 'PUT',
     path: '/api/prescriptions/:id',
     access: { permission: 'EditPrescription' },

@@ -26,11 +26,14 @@ import { syncRoutes } from './routes/sync';
 import { requestRoutes } from './routes/requests';
 import { uploadRoutes } from './routes/uploads';
 import { scheduleHousekeeping } from './services/housekeeping';
+import { createOcrService, type OcrService } from './ocr/ocr-service';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     config: Config;
+    /** The one OCR service (label photos now, lab reports later): workers start on first use. */
+    ocr: OcrService;
   }
 }
 
@@ -63,6 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('ocr', createOcrService(config.ocr));
+  app.addHook('onClose', async () => app.ocr.close()); // its worker threads would keep the process alive
 
   // helmet's headers are the same for every answer; @fastify/helmet works them out again (building
   // helmet and parsing the CSP) on every request, so they are worked out once here and set from a table.

@@ -22,6 +22,8 @@ import {
   prescriptionIdParamsSchema,
   prescriptionListQuerySchema,
   prescriptionListResponseSchema,
+  prescriptionOcrBodySchema,
+  prescriptionOcrResponseSchema,
   prescriptionResponseSchema,
   prescriptionStatusBodySchema,
   updatePrescriptionBodySchema,
@@ -37,6 +39,7 @@ import {
   deletePrescription,
   updatePrescription,
 } from '../services/prescription-mutations';
+import { readLabelFile } from '../services/prescription-ocr';
 import { restContext } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
 import type { Queryable } from '../services/transaction';
@@ -170,6 +173,32 @@ export const prescriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       ]);
       const marks = indexMarks(markRows.map((row): DoseMark => asDoseMark(row)));
       return { success: true as const, date, data: scheduleForDay(date, prescriptions, marks) };
+    },
+  );
+
+  app.post(
+    '/ocr',
+    {
+      schema: {
+        tags: ['prescriptions'],
+        body: prescriptionOcrBodySchema,
+        response: {
+          200: prescriptionOcrResponseSchema,
+          ...errors,
+          413: errorBodySchema,
+          422: errorBodySchema,
+          503: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      // Reading a label is the first step of adding (or correcting) a prescription for the patient.
+      const patientId = await patientForCall(app.db, request.auth, request.body.patient, PERMISSIONS.add);
+      const { message, data } = await readLabelFile(
+        { db: app.db, storage: app.storage, ocr: app.ocr },
+        { key: request.body.s3Key, callerUserId: request.auth.userId, patientId },
+      );
+      return { success: true as const, message, data };
     },
   );
 

@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { createCanvas } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createOcrService,
+  OcrError,
+  PAGE_SEPARATOR,
+  type OcrService,
+} from '../../src/server/ocr/ocr-service';
+import { drawLabel, LABEL_LINES, type ScannedImage } from '../fixtures/labels';
+
+// Real OCR, no mocks: the fixtures are drawn at test time (a prescription label, black on white, in a plain
+// sans font) and wrapped by hand into a text PDF and an image-only ("scanned") PDF.
+
+/** Words the service must read back; punctuation is left out, where OCR noise is expected. */
+const KEY_WORDS = ['CVS PHARMACY', '4471920', 'METFORMIN', '500', 'TWICE DAILY', 'REFILLS', 'JANE SMITH'];
+
+/** Writes a PDF from its objects (numbered from 1), with a correct cross-reference table. */
+function writePdf(objects: (string | Buffer)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(length);
+    const part = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`, 'latin1'),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
+    parts.push(part);
+    length += part.length;
+  });
+  const xref = [
+    'xref',
+    `0 ${objects.length + 1}`,
+    '0000000000 65535 f ',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `),
+    'trailer',
+    `<< /Size ${objects.length + 1} /Root 1 0 R >>`,
+    'startxref',
+    String(length),
+    '%%EOF',
+    '',
+  ].join('\n');
+  return Buffer.concat([...parts, Buffer.from(xref, 'latin1')]);
+}
+
+function stream(dictionary: string, data: Buffer): Buffer {
+  return Buffer.concat([
+    Buffer.from(`<< ${dictionary} /Length ${data.length} >>\nstream\n`, 'latin1'),
+    data,
+    Buffer.from('\nendstream', 'latin1'),
+  ]);
+}
+
+/** A PDF page: lines of real PDF text, or a scanned image (optionally with a line of text, as scanner apps stamp). */
+type PdfPageFixture = { text: string[] } | { scan: ScannedImage; stamp?: string };
+
+/** A US letter page at 300 dpi, full of label text: a few seconds of OCR. */
+function drawFullPage(): ScannedImage {
+  const width = 2550;
+  const height = 3300;
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = '#000000';
+  context.font = '50px "Label Sans"';
+  for (let line = 0; line < 40; line++) {
+    context.fillText(LABEL_LINES[line % LABEL_LINES.length]!, 150, 200 + line * 75);
+  }
+  return { bytes: canvas.toBuffer('image/jpeg', 90), width, height };
+}
+
+const escapePdfText = (text: string) => text.replace(/[\\()]/g, (character) => `\\${character}`);
+
+/**
+ * A PDF of the given pages. Text is Helvetica (a standard font: no font file needed); a scan is its JPEG
+ * embedded as is (DCTDecode) at 300 dpi, which is what a scanner produces.
+ */
+function buildPdf(pages: PdfPageFixture[]): Buffer {
+  // Objects: 1 catalog, 2 page tree, 3 font, then per page: the page, its content, and its image if any.
+  const objects: (string | Buffer)[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '', // the page tree, written once the page numbers are known
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const pageIds: number[] = [];
+  for (const page of pages) {
+    const pageId = objects.length + 1;
+    pageIds.push(pageId);
+    if ('text' in page) {
+      const content = [
+        'BT /F1 12 Tf 14 TL 72 720 Td',
+        ...page.text.map((line) => `(${escapePdfText(line)}) Tj T*`),
+        'ET',
+      ].join('\n');
+      objects.push(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageId + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+        stream('', Buffer.from(content, 'latin1')),
+      );
+    } else {
+      const { bytes, width, height } = page.scan;
+      const pageWidth = (width * 72) / 300;
+      const pageHeight = (height * 72) / 300;
+      const stamp = page.stamp ? `BT /F1 6 Tf 2 2 Td (${escapePdfText(page.stamp)}) Tj ET` : '';
+      const content = `q ${pageWidth} 0 0 ${pageHeight} 0 0 cm /Im1 Do Q ${stamp}`;
+      objects.push(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Contents ${pageId + 1} 0 R /Resources << /XObject << /Im1 ${pageId + 2} 0 R >> /Font << /F1 3 0 R >> >> >>`,
+        stream('', Buffer.from(content, 'latin1')),
+        stream(
+          `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`,
+          bytes,
+        ),
+      );
+    }
+  }
+  objects[1] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
+  return writePdf(objects);
+}
+
+const textPdf = () => buildPdf([{ text: LABEL_LINES }]);
+const scannedPdf = (pageCount: number, scan: ScannedImage = drawLabel('jpeg')) =>
+  buildPdf(Array.from({ length: pageCount }, () => ({ scan })));
+
+/** OCR reads "Rx#" as "Rx#", "Rx #" or "Rxit": compare letters and digits only, words kept apart. */
+function normalised(text: string): string {
+  return text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
+}
+
+function expectKeyWords(text: string): void {
+  const read = normalised(text);
+  for (const word of KEY_WORDS) expect(read).toContain(normalised(word));
+}
+
+async function reasonOf(attempt: Promise<unknown>): Promise<string> {
+  try {
+    await attempt;
+  } catch (error) {
+    expect(error).toBeInstanceOf(OcrError);
+    const ocrError = error as OcrError;
+    // A sentence for a person, not a code or a stack trace.
+    expect(ocrError.message).toMatch(/^[A-Z][^\n]*\.$/);
+    return ocrError.reason;
+  }
+  throw new Error('expected an OcrError, but the file was read');
+}
+
+/**
+ * Runs `work` while timing the main event loop: OCR and PDF rendering happen in worker threads, so the
+ * longest gap between ticks stays small however long the work takes.
+ */
+async function withLoopWatch<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; longestGapMs: number; ms: number }> {
+  let longestGapMs = 0;
+  let last = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longestGapMs = Math.max(longestGapMs, now - last);
+    last = now;
+  }, 10);
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, longestGapMs, ms: performance.now() - started };
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+const png = drawLabel('png').bytes;
+const jpeg = drawLabel('jpeg').bytes;
+let service: OcrService;
+let peakRss = 0;
+const rssSampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+
+beforeAll(() => {
+  service = createOcrService({ workers: 1 });
+});
+
+afterAll(async () => {
+  clearInterval(rssSampler);
+  await service.close();
+  console.info(`ocr.test peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+});
+
+describe('OCR service: reading', () => {
+  it('reads a PNG label', async () => {
+    const { result, longestGapMs, ms } = await withLoopWatch(() => service.recognize(png, 'image/png'));
+    console.info(
+      `PNG label, first job (starts the worker): ${ms.toFixed(0)} ms, loop gap ${longestGapMs.toFixed(0)} ms`,
+    );
+    expectKeyWords(result.text);
+    expect(result).toMatchObject({ pages: 1, source: 'ocr' });
+    expect(result.confidence).toBeGreaterThan(70);
+    expect(result.confidence).toBeLessThanOrEqual(100);
+  });
+
+  it('reads a JPEG label', async () => {
+    const { result, ms } = await withLoopWatch(() => service.recognize(jpeg, 'image/jpeg'));
+    console.info(`JPEG label, warm worker: ${ms.toFixed(0)} ms`);
+    expectKeyWords(result.text);
+    expect(result).toMatchObject({ pages: 1, source: 'ocr' });
+  });
+
+  it("uses a PDF's own text when it has some, without OCR", async () => {
+    const { result, ms } = await withLoopWatch(() => service.recognize(textPdf(), 'application/pdf'));
+    console.info(`text PDF: ${ms.toFixed(0)} ms`);
+    expect(result).toEqual({ text: expect.any(String), pages: 1, source: 'text-layer', confidence: null });
+    // Exact, unlike OCR; only runs of spaces are one space in a PDF's text.
+    for (const line of LABEL_LINES) expect(result.text).toContain(line.replace(/ +/g, ' '));
+  });
+
+  it('renders and reads each page of a scanned PDF, pages kept apart', async () => {
+    const { result, ms } = await withLoopWatch(() => service.recognize(scannedPdf(2), 'application/pdf'));
+    console.info(`scanned PDF, 2 label pages: ${ms.toFixed(0)} ms`);
+    expect(result).toMatchObject({ pages: 2, source: 'ocr' });
+    const [first, second, ...rest] = result.text.split(PAGE_SEPARATOR);
+    expect(rest).toEqual([]);
+    expectKeyWords(first ?? '');
+    expectKeyWords(second ?? '');
+    expect(result.confidence).toBeGreaterThan(70);
+  });
+
+  it("reads a scan with a scanner app's stamp on it, and a PDF of text and scanned pages", async () => {
+    const scan = drawLabel('jpeg');
+    const stamped = await service.recognize(
+      buildPdf([{ scan, stamp: 'Scanned with CamScanner' }]),
+      'application/pdf',
+    );
+    expect(stamped.source).toBe('ocr');
+    expectKeyWords(stamped.text);
+
+    const mixed = await service.recognize(
+      buildPdf([{ text: ['LAB REPORT PAGE ONE', ...LABEL_LINES] }, { scan }]),
+      'application/pdf',
+    );
+    expect(mixed).toMatchObject({ pages: 2, source: 'ocr' });
+    const [textPage, scannedPage] = mixed.text.split(PAGE_SEPARATOR);
+    expect(textPage).toContain('LAB REPORT PAGE ONE');
+    expectKeyWords(scannedPage ?? '');
+  });
+
+  it('reads a full 300 dpi scanned letter page in worker threads, the event loop free', async () => {
+    const letter = scannedPdf(1, drawFullPage());
+    const { result, longestGapMs, ms } = await withLoopWatch(() =>
+      service.recognize(letter, 'application/pdf'),
+    );
+    console.info(
+      `scanned PDF, 1 full letter page: ${ms.toFixed(0)} ms, loop gap ${longestGapMs.toFixed(0)} ms`,
+    );
+    expect(result).toMatchObject({ pages: 1, source: 'ocr' });
+    expectKeyWords(result.text);
+    // Rendering and OCR on the main thread would stop it for the whole ~3 s; the margin is for a busy machine.
+    expect(longestGapMs).toBeLessThan(1_000);
+  });
+});
+
+describe('OCR service: refusals', () => {
+  it('refuses a file over the size limit before reading it', async () => {
+    const small = createOcrService({ maxBytes: png.length - 1 });
+    expect(await reasonOf(small.recognize(png, 'image/png'))).toBe('too-large');
+    await small.close();
+  });
+
+  it('refuses an image whose header claims too many pixels', async () => {
+    // A valid PNG header for 10,000 x 10,000 pixels followed by nothing: never decoded.
+    const header = Buffer.from(png.subarray(0, 33));
+    header.writeUInt32BE(10_000, 16);
+    header.writeUInt32BE(10_000, 20);
+    expect(await reasonOf(service.recognize(header, 'image/png'))).toBe('too-large');
+  });
+
+  it('refuses bytes that are not the claimed type, or no known type at all', async () => {
+    expect(await reasonOf(service.recognize(png, 'application/pdf'))).toBe('unreadable');
+    expect(await reasonOf(service.recognize(png, 'image/jpeg'))).toBe('unreadable');
+    expect(await reasonOf(service.recognize(textPdf(), 'image/png'))).toBe('unreadable');
+    expect(await reasonOf(service.recognize(randomBytes(4096), 'image/jpeg'))).toBe('unreadable');
+  });
+
+  it('refuses a PDF that is only a header, and a truncated image', async () => {
+    const brokenPdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2048)]);
+    expect(await reasonOf(service.recognize(brokenPdf, 'application/pdf'))).toBe('unreadable');
+    expect(await reasonOf(service.recognize(png.subarray(0, 200), 'image/png'))).toBe('unreadable');
+  });
+
+  it('refuses a PDF with more pages than allowed instead of reading part of it', async () => {
+    expect(await reasonOf(service.recognize(scannedPdf(6), 'application/pdf'))).toBe('too-many-pages');
+    // The limit is the option's: the same file is within a limit of 6 (and then runs out of time).
+    const six = createOcrService({ maxPages: 6, timeoutMs: 1 });
+    expect(await reasonOf(six.recognize(scannedPdf(6), 'application/pdf'))).toBe('timeout');
+    await six.close();
+  });
+
+  it('refuses with busy when the queue is full', async () => {
+    const narrow = createOcrService({ workers: 1, maxQueue: 1, timeoutMs: 1 });
+    // Three in the same tick: one runs, one waits, the third is refused at once.
+    const reasons = await Promise.all([1, 2, 3].map(() => reasonOf(narrow.recognize(png, 'image/png'))));
+    expect(reasons).toEqual(['timeout', 'timeout', 'busy']);
+    await narrow.close();
+  });
+
+  it('refuses new files once closed', async () => {
+    const closing = createOcrService();
+    await closing.close();
+    expect(await reasonOf(closing.recognize(png, 'image/png'))).toBe('busy');
+  });
+});
+
+describe('OCR service: time limit', () => {
+  it('abandons a job over its time limit, and the next job is still taken', async () => {
+    const hasty = createOcrService({ timeoutMs: 1 });
+    expect(await reasonOf(hasty.recognize(png, 'image/png'))).toBe('timeout');
+    expect(await reasonOf(hasty.recognize(scannedPdf(1), 'application/pdf'))).toBe('timeout');
+    await hasty.close();
+  });
+
+  it('replaces a worker stopped by a timeout with a fresh one that reads the next file', async () => {
+    // Five full scanned pages take over 10 s; a label on a new worker about 1 s.
+    const limited = createOcrService({ timeoutMs: 3_000 });
+    const fiveLetters = scannedPdf(5, drawFullPage());
+    const { result: reason, ms } = await withLoopWatch(() =>
+      reasonOf(limited.recognize(fiveLetters, 'application/pdf')),
+    );
+    expect(reason).toBe('timeout');
+    // Abandoned on time: the caller is not kept waiting for the pages still being read.
+    expect(ms).toBeLessThan(4_500);
+    const next = await withLoopWatch(() => limited.recognize(png, 'image/png'));
+    console.info(`PNG label after a timeout (new worker): ${next.ms.toFixed(0)} ms`);
+    expectKeyWords(next.result.text);
+    // Nothing of the abandoned document is still being read: its threads were stopped, not left to finish
+    // (four more pages, ~15 s of one core's work). Over a quiet second the process uses little CPU.
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const { user, system } = process.cpuUsage(before);
+    expect((user + system) / 1000).toBeLessThan(400);
+    await limited.close();
+  });
+});
