@@ -93,6 +93,8 @@ run('Chromium', 'node', ['tests/e2e/ensure-chromium.mjs']);
 run('Build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 // Each first page within its gzip JavaScript budget (a page over it fails, naming its chunks).
 run('First-load budget', 'node', ['tests/build/budget.mjs']);
+// The service worker must stay a classic script (no import(), no import.meta), or it never installs.
+run('Service worker script', 'node', ['tests/build/service-worker.mjs']);
 const e2eDir = mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
 run(
   'Browser tests (Chromium)',

@@ -6,6 +6,10 @@ import { safeText } from './text';
 import { isIsoDate } from './clock';
 import { US_ZIP_PATTERN } from './zip';
 
+// Kept with the other upload rules (uploads.ts), which the service worker imports without the sign-up
+// rules (and their lazily loaded password checker, a dynamic import no service worker may run).
+export { PROFILE_PHOTO_MAX_BYTES, PROFILE_PHOTO_TYPES } from './uploads';
+
 // The /auth contract of SPEC section 7: request bodies, queries and responses, shared by the server's
 // route schemas and the client's forms so both say the same thing in the same words.
 
@@ -353,6 +357,3 @@ export const betaPolicyBodySchema = z.object({
   dataMayBeDeleted: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
   agreeToPolicy: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
 });
-
-export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
-export const PROFILE_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;

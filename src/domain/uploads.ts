@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { PROFILE_PHOTO_MAX_BYTES, PROFILE_PHOTO_TYPES } from './auth';
 
 // POST /api/upload-image?type= and GET /api/upload-image/preview_image (API.md).
+
+export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+export const PROFILE_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 /** API.md's three, and `appointment` for letters and cards attached to appointments. */
 export const UPLOAD_TYPES = ['lab', 'prescription', 'profile', 'appointment'] as const;
