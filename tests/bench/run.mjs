@@ -7,6 +7,7 @@ const benches = [
   ['Lighthouse, mobile preset, on /login and the signed-in dashboard', 'tests/bench/lighthouse.ts'],
   ['Replay of queued changes (batched push) on Postgres and PGlite', 'tests/bench/replay.ts'],
   ['First pull into Dexie in Chromium', 'tests/bench/pull-chromium.ts'],
+  ['Medicine schedule in Chromium (12 prescriptions, 5 years of marks)', 'tests/bench/schedule-chromium.ts'],
   ['Many devices at once (push and pull against Postgres)', 'tests/bench/load.ts'],
   ['Server speed: Kincare beside a bare node:http + pg server', 'tests/bench/server.ts'],
   ['Provider directory: NPPES import and search at a million rows', 'tests/bench/directory.ts'],

@@ -88,7 +88,7 @@ for (const viewport of VIEWPORTS) {
       // Each empty card's link opens a real screen, and that screen leads back home.
       const links = [
         { id: 'appointments', link: 'Add an appointment', url: /\/appointments$/, heading: 'Appointments' },
-        { id: 'medicines', link: 'Go to Prescriptions', url: /\/prescriptions$/, heading: 'Prescriptions' },
+        { id: 'medicines', link: 'Add a prescription', url: /\/prescriptions$/, heading: 'Prescriptions' },
         { id: 'results', link: 'Go to Lab Reports', url: /\/lab-report$/, heading: 'Lab Report History' },
         {
           id: 'check-in',
@@ -103,6 +103,13 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
         if (id === 'appointments') {
           await expect(page.getByRole('button', { name: 'New appointment' })).toBeVisible();
+          await page.goBack();
+        } else if (id === 'medicines') {
+          await expect(
+            main(page)
+              .getByRole('button', { name: /add (your first )?prescription/i })
+              .first(),
+          ).toBeVisible();
           await page.goBack();
         } else {
           // An honest "coming soon": what it will do, that nothing is kept there yet, and the way back.
@@ -220,7 +227,6 @@ for (const viewport of VIEWPORTS) {
       const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
       await signInThroughUi(page, email);
       const sections: [string, string][] = [
-        ['/prescriptions', 'Prescriptions'],
         ['/lab-report', 'Lab Report History'],
         ['/medical-history', 'Medical History'],
         ['/subscription', 'Subscription Plans'],

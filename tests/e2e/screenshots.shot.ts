@@ -126,7 +126,7 @@ for (const size of SIZES) {
     }
     for (const [path, screen] of [
       ['/profile', 'profile'],
-      ['/prescriptions', 'coming-soon'],
+      ['/prescriptions', 'prescriptions'],
       ['/caregiver/dashboard', 'unauthorized'],
     ] as const) {
       await page.goto(path);

@@ -1,7 +1,7 @@
 // What each menu entry without a screen yet will do, in the words of the spec's sections (SPEC sections 1,
 // 2 and 7), and what a person can do meanwhile. Titles are the spec's page titles.
 
-export type ComingSoonSection = 'prescriptions' | 'lab-report' | 'medical-history' | 'subscription';
+export type ComingSoonSection = 'lab-report' | 'medical-history' | 'subscription';
 
 type Section = { title: string; will: string[]; meanwhile: { patient: string; caregiver: string } };
 
@@ -11,14 +11,6 @@ const KEEP_APPOINTMENTS = {
 };
 
 export const COMING_SOON: Record<ComingSoonSection, Section> = {
-  prescriptions: {
-    title: 'Prescriptions',
-    will: [
-      'Keep your prescriptions and the medicines on them.',
-      'Build your daily medicine schedule, shown on your dashboard as today’s medicines.',
-    ],
-    meanwhile: KEEP_APPOINTMENTS,
-  },
   'lab-report': {
     title: 'Lab Report History',
     will: [

@@ -1,0 +1,221 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import { CalendarRange, Clock, CloudUpload, Image, Pill, Store, Stethoscope } from 'lucide-react';
+import { formatDate } from '../../../domain/dates';
+import {
+  medicineLabel,
+  PRESCRIPTION_STATUS_LABELS,
+  type Prescription,
+  type PrescriptionStatus,
+} from '../../../domain/prescriptions';
+import { fileUrl } from '../../../local/files';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { FORM_LABELS, STATUS_TONES, statusActions, supplyText } from './prescription-format';
+
+// The prescriptions as cards: the medicine in large type (read at arm's length), then how and when to take
+// it, its status in words and colour, who prescribed it and where it is filled, its dates and supply. Two
+// columns from 1024 px. The actions each card offers follow the person's permissions.
+
+export type PrescriptionActions = {
+  canEdit: boolean;
+  canDelete: boolean;
+  onEdit: (prescription: Prescription) => void;
+  onStatus: (prescription: Prescription, status: PrescriptionStatus) => void;
+  onDelete: (prescription: Prescription) => void;
+};
+
+type Props = PrescriptionActions & {
+  prescriptions: Prescription[];
+  labelledBy: string;
+  doctorNames: ReadonlyMap<string, string>;
+  pharmacyNames: ReadonlyMap<string, string>;
+  /** Who added a prescription, in words, for those a caregiver added; null otherwise. */
+  addedBy: (caregiverId: string | null) => string | null;
+  /** The prescription just saved: its card takes the focus once shown. */
+  focusId: string | null;
+  onFocused: () => void;
+};
+
+async function openPhoto(reference: string) {
+  try {
+    window.open(await fileUrl(reference), '_blank', 'noopener');
+  } catch (error) {
+    toast.error(error instanceof Error ? error.message : 'Could not open the label photo.');
+  }
+}
+
+export function PrescriptionList({ prescriptions, labelledBy, ...rest }: Props) {
+  return (
+    <ul className="grid gap-3 lg:grid-cols-2" aria-labelledby={labelledBy}>
+      {prescriptions.map((prescription) => (
+        <PrescriptionCard key={prescription.id} prescription={prescription} {...rest} />
+      ))}
+    </ul>
+  );
+}
+
+function PrescriptionCard({
+  prescription,
+  canEdit,
+  canDelete,
+  onEdit,
+  onStatus,
+  onDelete,
+  doctorNames,
+  pharmacyNames,
+  addedBy,
+  focusId,
+  onFocused,
+}: Omit<Props, 'prescriptions' | 'labelledBy'> & { prescription: Prescription }) {
+  const ref = useRef<HTMLLIElement>(null);
+  const focus = prescription.id === focusId;
+  // After a save, focus moves to the result, so a keyboard or screen reader user hears what was saved.
+  // A frame later: the sheet that saved it gives focus back to what opened it as it closes, first.
+  useEffect(() => {
+    if (!focus) return;
+    const frame = requestAnimationFrame(() => {
+      ref.current?.focus();
+      onFocused();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [focus, onFocused]);
+
+  const label = medicineLabel(prescription);
+  const headingId = `prescription-${prescription.id}`;
+  const doctor = prescription.doctor_id
+    ? (doctorNames.get(prescription.doctor_id) ?? 'A doctor no longer in the list')
+    : null;
+  const pharmacy = prescription.pharmacy_id
+    ? (pharmacyNames.get(prescription.pharmacy_id) ?? 'A pharmacy no longer in the list')
+    : null;
+  const supply = supplyText(prescription.quantity, prescription.refills);
+  const who = addedBy(prescription.caregiver_id);
+  const dates = prescription.end_date
+    ? `${formatDate(prescription.start_date)} to ${formatDate(prescription.end_date)}`
+    : `From ${formatDate(prescription.start_date)}, ongoing`;
+
+  return (
+    <li
+      ref={ref}
+      tabIndex={-1}
+      aria-labelledby={headingId}
+      data-prescription-id={prescription.id}
+      className="flex min-w-0 flex-col gap-3 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border focus:outline-none focus:ring-2 focus:ring-focus sm:p-5"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 id={headingId} className="text-title leading-tight text-text [overflow-wrap:anywhere]">
+            {label}
+          </h3>
+          <p className="text-muted">
+            {FORM_LABELS[prescription.form]}
+            {prescription.strength ? ` · ${prescription.strength}` : ''}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Badge tone={STATUS_TONES[prescription.status]}>
+            {PRESCRIPTION_STATUS_LABELS[prescription.status]}
+          </Badge>
+          {prescription.version === 0 ? (
+            <Badge tone="warning" icon={<CloudUpload />}>
+              Not synced yet
+            </Badge>
+          ) : null}
+        </div>
+      </div>
+
+      {prescription.directions ? (
+        <p className="text-text [overflow-wrap:anywhere]">{prescription.directions}</p>
+      ) : null}
+
+      <div>
+        <ul className="flex flex-wrap gap-2" aria-label={`Dose times of ${label}`}>
+          {prescription.times.map((time) => (
+            <li
+              key={time}
+              className="inline-flex items-center gap-1 rounded-full bg-primary-soft px-3 py-1 font-semibold text-primary-strong"
+            >
+              <Clock aria-hidden="true" className="h-4 w-4" />
+              {time}
+            </li>
+          ))}
+          {prescription.as_needed || prescription.times.length === 0 ? (
+            <li className="inline-flex items-center gap-1 rounded-full bg-surface-muted px-3 py-1 font-semibold text-text ring-1 ring-border">
+              <Pill aria-hidden="true" className="h-4 w-4" />
+              As needed
+            </li>
+          ) : null}
+        </ul>
+      </div>
+
+      <dl className="grid gap-1 text-small">
+        {doctor ? <Detail icon={<Stethoscope />} term="Prescribed by" value={doctor} /> : null}
+        {pharmacy ? <Detail icon={<Store />} term="Pharmacy" value={pharmacy} /> : null}
+        <Detail icon={<CalendarRange />} term="Dates" value={dates} />
+        {supply ? <Detail icon={<Pill />} term="Supply" value={supply} /> : null}
+      </dl>
+      {prescription.notes ? (
+        <p className="text-small text-muted [overflow-wrap:anywhere]">{prescription.notes}</p>
+      ) : null}
+      {who ? (
+        <p className="text-small text-muted" data-testid="added-by">
+          Added by {who}
+        </p>
+      ) : null}
+      {prescription.attachment_key ? (
+        <button
+          type="button"
+          className="inline-flex min-h-11 items-center gap-1 self-start text-small font-semibold text-primary-strong underline focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+          onClick={() => void openPhoto(prescription.attachment_key ?? '')}
+        >
+          <Image aria-hidden="true" className="h-4 w-4" />
+          View label photo
+          <span className="sr-only"> of {label}</span>
+        </button>
+      ) : null}
+
+      {canEdit || canDelete ? (
+        <div className="flex flex-wrap gap-2 border-t border-border pt-3">
+          {canEdit ? (
+            <>
+              <Button variant="secondary" onClick={() => onEdit(prescription)} aria-label={`Edit ${label}`}>
+                Edit
+              </Button>
+              {statusActions(prescription.status).map((action) => (
+                <Button
+                  key={action.to}
+                  variant="secondary"
+                  onClick={() => onStatus(prescription, action.to)}
+                  aria-label={`${action.label}: ${label}`}
+                >
+                  {action.label}
+                </Button>
+              ))}
+            </>
+          ) : null}
+          {canDelete ? (
+            <Button variant="ghost" onClick={() => onDelete(prescription)} aria-label={`Delete ${label}`}>
+              Delete
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function Detail({ icon, term, value }: { icon: ReactNode; term: string; value: string }) {
+  // A dl's groups hold only dt and dd: the icon goes inside the term.
+  return (
+    <div className="flex items-start gap-1">
+      <dt className="flex shrink-0 items-center gap-2 text-muted">
+        <span aria-hidden="true" className="inline-flex [&>svg]:h-4 [&>svg]:w-4">
+          {icon}
+        </span>
+        {term}:
+      </dt>
+      <dd className="min-w-0 text-text [overflow-wrap:anywhere]">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,313 @@
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import {
+  acceptBetaPolicyThroughApi,
+  apiToken,
+  bearer,
+  createVerifiedUser,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  expectTapTargets,
+  signInThroughUi,
+  syncNow,
+  waitForServiceWorker,
+} from './support';
+
+// The daily medicine schedule on the device (issue 11, points 3, 5 and the browser part of 6): a
+// caregiver's phone goes offline, opens the selected patient's schedule on Home, marks the 08:00 dose
+// taken, reloads with no signal and still sees it taken; back online it syncs, and the patient's own
+// device shows the dose taken by that caregiver. A caregiver who may only read sees no Taken buttons.
+//
+// Dose times are wall-clock times in the prescription's zone: the browsers run in that zone too, and the
+// prescription started yesterday, so today's 08:00 dose is there whatever the hour (upcoming, due or
+// missed: any of them may be marked).
+
+const ZONE = 'America/New_York';
+const PHONE = { width: 390, height: 844 };
+const MEDICINE = 'Metformin 500 mg';
+/** The smallest Taken / Not taken button (arm's length, on a phone). */
+const MARK_BUTTON_PX = 56;
+
+/** A day in ZONE, `offset` days from today, as 'YYYY-MM-DD'. */
+function dayInZone(offset = 0): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
+  const [year, month, day] = parts.split('-').map(Number);
+  const date = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + offset));
+  return date.toISOString().slice(0, 10);
+}
+
+type Patient = { email: string; name: string; token: string; patientId: string };
+
+/** A patient with a prescription taken at 08:00 and 20:00 since yesterday, made through the API. */
+async function patientWithPrescription(request: APIRequestContext, name: string): Promise<Patient> {
+  const patient = await createVerifiedUser(request, 'Patient', name);
+  const token = await apiToken(request, patient.email);
+  await acceptBetaPolicyThroughApi(request, token);
+  const profile = await (await request.get('/api/auth/profile', { headers: bearer(token) })).json();
+  const patientId = profile.data.patient_id as string;
+  const created = await request.post('/api/prescriptions', {
+    headers: bearer(token),
+    data: {
+      patient_id: patientId,
+      medicine_name: 'Metformin',
+      strength: '500 mg',
+      form: 'tablet',
+      directions: 'Take 1 tablet by mouth twice daily',
+      start_date: dayInZone(-1),
+      times: ['08:00', '20:00'],
+      time_zone: ZONE,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return { ...patient, token, patientId };
+}
+
+/** A caregiver linked to the patient with these permissions (invited, and the invitation accepted). */
+async function linkedCaregiver(
+  request: APIRequestContext,
+  patient: Patient,
+  name: string,
+  permissions: string[],
+) {
+  const caregiver = await createVerifiedUser(request, 'Caregiver', name);
+  const token = await apiToken(request, caregiver.email);
+  await acceptBetaPolicyThroughApi(request, token);
+  const sent = await request.post('/api/request/send-request', {
+    headers: bearer(patient.token),
+    data: { caregiver_email: caregiver.email, is_family: true, relationship: 'Son', permissions },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const received = await request.get('/api/request/received', { headers: bearer(token) });
+  const [invitation] = (await received.json()).data as { request_id: string }[];
+  const approved = await request.post('/api/request/approve', {
+    headers: bearer(token),
+    data: { request_id: invitation?.request_id },
+  });
+  expect(approved.ok(), await approved.text()).toBe(true);
+  return caregiver;
+}
+
+/** The server's copy of today's 08:00 dose, asked with the patient's token. */
+async function serverDose(request: APIRequestContext, patient: Patient) {
+  const response = await request.get(`/api/prescriptions/schedule?date=${dayInZone()}`, {
+    headers: bearer(patient.token),
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const [entry] = (await response.json()).data as {
+    doses: { time: string; is_taken: boolean | null; marked_by_name: string | null }[];
+  }[];
+  return entry?.doses.find((dose) => dose.time === '08:00') ?? null;
+}
+
+const homeCards = (page: Page) => page.getByRole('main').locator('[data-testid^="home-"]');
+const medicinesCard = (page: Page) => page.getByTestId('home-medicines');
+/** Today's 08:00 dose of the medicine in the Home card. */
+const morningDose = (page: Page) =>
+  medicinesCard(page).getByTestId('slot-08:00').getByTestId('dose').filter({ hasText: MEDICINE });
+
+async function expectMarkButtonsLarge(buttons: Locator) {
+  await expectTapTargets(buttons);
+  for (const button of await buttons.all()) {
+    const box = await button.boundingBox();
+    expect(box?.height ?? 0, 'a Taken / Not taken button is at least 56 px high').toBeGreaterThanOrEqual(
+      MARK_BUTTON_PX,
+    );
+  }
+}
+
+async function signInOnNewDevice(browser: Browser, email: string, viewport = PHONE) {
+  const context = await browser.newContext({ viewport, timezoneId: ZONE });
+  const page = await context.newPage();
+  await signInThroughUi(page, email);
+  return { context, page };
+}
+
+test.describe('at 390 x 844', () => {
+  test.use({ viewport: PHONE, timezoneId: ZONE });
+
+  test('a caregiver marks the 08:00 dose taken offline; it stays after a reload and reaches the patient’s device', async ({
+    page,
+    context,
+    request,
+    browser,
+  }) => {
+    const patient = await patientWithPrescription(request, 'Rosa Regimen');
+    const caregiver = await linkedCaregiver(request, patient, 'Cam Carer', [
+      'ReadPrescription',
+      'EditPrescription',
+    ]);
+
+    await signInThroughUi(page, caregiver.email);
+    await waitForServiceWorker(page);
+    await syncNow(page);
+    // The only patient is selected by itself; their medicines are Home's first card.
+    await expect(morningDose(page)).toBeVisible();
+    await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
+    await expect(medicinesCard(page).getByTestId('slot-20:00')).toContainText(MEDICINE);
+
+    // No signal from here on, and the app is opened afresh (the service worker serves it).
+    await context.setOffline(true);
+    await page.reload();
+    await expect(morningDose(page)).toBeVisible();
+    await expect(morningDose(page)).toContainText('Take 1 tablet by mouth twice daily');
+    await expect(morningDose(page)).not.toContainText('Taken by');
+    const taken = morningDose(page).getByRole('button', { name: 'Taken', exact: true });
+    await expect(taken).toHaveAttribute('aria-pressed', 'false');
+    await expectMarkButtonsLarge(medicinesCard(page).getByTestId('dose').getByRole('button'));
+    await taken.click();
+    await expect(morningDose(page)).toContainText('Taken by Cam Carer at');
+    await expect(taken).toHaveAttribute('aria-pressed', 'true');
+    await expect(medicinesCard(page).getByTestId('slot-08:00').getByRole('heading')).toContainText('Taken');
+    await expect(page.getByTestId('home-sync-state')).toHaveText('Offline · 1 waiting');
+
+    await page.reload();
+    await expect(morningDose(page)).toContainText('Taken by Cam Carer at');
+    await expect(morningDose(page).getByRole('button', { name: 'Taken', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expectNoHorizontalOverflow(page, medicinesCard(page));
+    await expectTapTargets(medicinesCard(page).locator('a:visible, button:visible'));
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Back online: the mark is sent, and the server holds it as the caregiver's.
+    await context.setOffline(false);
+    await syncNow(page);
+    await expect(page.getByTestId('home-sync-state')).toHaveText('Online');
+    await expect
+      .poll(() => serverDose(request, patient))
+      .toMatchObject({ is_taken: true, marked_by_name: 'Cam Carer' });
+
+    // The patient's own phone shows who took care of it.
+    const own = await signInOnNewDevice(browser, patient.email);
+    await expect(homeCards(own.page).first()).toHaveAttribute('data-testid', 'home-medicines');
+    await expect(morningDose(own.page)).toContainText('Taken by Cam Carer at');
+    await expect(morningDose(own.page).getByRole('button', { name: 'Taken', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expectNoHorizontalOverflow(own.page, medicinesCard(own.page));
+    await expectNoAxeViolations(own.page);
+    await own.context.close();
+  });
+
+  test('a caregiver who may only read sees the schedule, with no Taken buttons', async ({
+    page,
+    request,
+  }) => {
+    const patient = await patientWithPrescription(request, 'Rita Readonly');
+    const caregiver = await linkedCaregiver(request, patient, 'Rob Reader', ['ReadPrescription']);
+    await signInThroughUi(page, caregiver.email);
+    await expect(morningDose(page)).toBeVisible();
+    await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
+    await expect(medicinesCard(page).getByTestId('dose')).toHaveCount(2);
+    await expect(medicinesCard(page).getByRole('button', { name: 'Taken', exact: true })).toHaveCount(0);
+    await expect(medicinesCard(page).getByRole('button', { name: 'Not taken', exact: true })).toHaveCount(0);
+    await expect(medicinesCard(page).getByRole('link', { name: 'Open the full schedule' })).toHaveAttribute(
+      'href',
+      '/caregiver/prescriptions',
+    );
+    await expectNoHorizontalOverflow(page, medicinesCard(page));
+    await expectNoAxeViolations(page);
+  });
+
+  test('a caregiver without Read Prescription keeps the text card, first on Home', async ({
+    page,
+    request,
+  }) => {
+    const patient = await patientWithPrescription(request, 'Nina Noaccess');
+    const caregiver = await linkedCaregiver(request, patient, 'Nate Notallowed', ['ReadAppointment']);
+    await signInThroughUi(page, caregiver.email);
+    await expect(page.getByTestId('home-appointments')).not.toContainText('Select a patient');
+    await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
+    await expect(medicinesCard(page)).toContainText('The patient has not given you access to this section.');
+    await expect(medicinesCard(page).getByTestId('dose')).toHaveCount(0);
+  });
+
+  test('the patient marks a dose, and the full schedule charts the doses taken over 7 and 30 days', async ({
+    page,
+    request,
+  }) => {
+    const patient = await patientWithPrescription(request, 'Paula Patient');
+    await signInThroughUi(page, patient.email);
+    await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
+    await morningDose(page).getByRole('button', { name: 'Taken', exact: true }).click();
+    await expect(morningDose(page)).toContainText('Taken by Paula Patient at');
+    await expect
+      .poll(() => serverDose(request, patient))
+      .toMatchObject({ is_taken: true, marked_by_name: 'Paula Patient' });
+
+    // The full schedule (on Prescriptions): yesterday's doses are marked late through the day picker.
+    await medicinesCard(page).getByRole('link', { name: 'Open the full schedule' }).click();
+    await expect(page).toHaveURL(/\/prescriptions$/);
+    const schedule = page.getByTestId('medicine-schedule');
+    await expect(schedule.getByTestId('schedule-day')).toContainText('Today');
+    await schedule.getByRole('button', { name: 'Previous day' }).click();
+    await expect(schedule.getByTestId('schedule-day')).toContainText('Yesterday');
+    for (const time of ['08:00', '20:00']) {
+      const dose = schedule.getByTestId(`slot-${time}`).getByTestId('dose').filter({ hasText: MEDICINE });
+      await dose.getByRole('button', { name: 'Taken', exact: true }).click();
+      await expect(dose).toContainText('Taken by Paula Patient on');
+    }
+    await expectMarkButtonsLarge(schedule.getByTestId('dose').getByRole('button'));
+
+    // Adherence: a figure, the same in words, and a bar for each day that had doses due.
+    const adherence = schedule.getByTestId('adherence');
+    await expect(adherence.getByTestId('adherence-figure')).toHaveText(/^\d+%$/);
+    await expect(adherence.getByTestId('adherence-summary')).toHaveText(
+      /^\d+% of doses taken in the last 7 days \(\d+ of \d+\)$/,
+    );
+    // Yesterday has a bar, and today once its 08:00 dose is due (it is marked taken either way).
+    await expect(adherence.getByTestId('adherence-chart').locator('rect')).toHaveCount(await barsExpected());
+    await adherence.getByRole('button', { name: '30 days' }).click();
+    await expect(adherence.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(adherence.getByTestId('adherence-summary')).toContainText('in the last 30 days');
+    // Days before the prescription had nothing due: no bar, not 0%.
+    await expect(adherence.getByTestId('adherence-chart').locator('[data-due="0"]')).toHaveCount(
+      30 - (await barsExpected()),
+    );
+
+    await expect(schedule.getByRole('switch', { name: 'Reminders on this device' })).toBeVisible();
+    await expectNoHorizontalOverflow(page, schedule);
+    await expectTapTargets(schedule.locator('a:visible, button:visible'));
+    await expectNoAxeViolations(page);
+  });
+});
+
+/** Days with a dose due by now in ZONE: yesterday, and today once it is past 08:00 there. */
+async function barsExpected(): Promise<number> {
+  const hour = Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', hourCycle: 'h23' }).format(
+      new Date(),
+    ),
+  );
+  return hour >= 8 ? 2 : 1;
+}
+
+test.describe('at 1280 x 800', () => {
+  test.use({ viewport: { width: 1280, height: 800 }, timezoneId: ZONE });
+
+  test('the medicines card leads Home on a laptop, with its Taken buttons', async ({ page, request }) => {
+    const patient = await patientWithPrescription(request, 'Lena Laptop');
+    await signInThroughUi(page, patient.email);
+    await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
+    await expect(morningDose(page)).toBeVisible();
+    await expectMarkButtonsLarge(medicinesCard(page).getByTestId('dose').getByRole('button'));
+    await expectNoHorizontalOverflow(page, medicinesCard(page));
+    await expectNoAxeViolations(page);
+  });
+});
