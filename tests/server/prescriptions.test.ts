@@ -348,6 +348,25 @@ describe('prescriptions', () => {
     ).toBe(400);
   });
 
+  it('takes two people marking one dose at the same moment: both answered, one mark, the later one', async () => {
+    const id = idOf(await add(patient, metformin()));
+    const carer = await makePerson(ctx, 'Caregiver', 'Cara Carer');
+    await link(ctx, patient, carer, ['ReadPrescription', 'EditPrescription']);
+    const dose = { schedule_id: id, date: '2026-11-23', time: '08:00' };
+    const answers = await Promise.all([
+      mark(patient, { ...dose, is_taken: true, changed_at: Date.now() - 1000 }),
+      mark(carer, { ...dose, is_taken: false, changed_at: Date.now() }),
+      mark(patient, { ...dose, is_taken: true, changed_at: Date.now() - 2000 }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map(idOf)).size).toBe(1);
+    const schedule = await as(ctx, patient, {
+      method: 'GET',
+      url: '/api/prescriptions/schedule?date=2026-11-23',
+    });
+    expect(schedule.json().data[0].doses[0]).toMatchObject({ is_taken: false, marked_by: carer.userId });
+  });
+
   it('takes prescriptions and marks through the batched replay; two devices marking one dose write one record', async () => {
     const id = randomUUID();
     const markId = await doseMarkId(id, '2026-11-23', '20:00');

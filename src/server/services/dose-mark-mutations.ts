@@ -10,7 +10,7 @@ import { HttpError } from '../plugins/errors';
 import type { StoredAnswer } from './idempotency';
 import { prescriptionFor } from './prescription-mutations';
 import { answerAbout, defineMutations, type MutationContext } from './record-mutations';
-import { createRecord, findRecord, toWire, updateRecord, type WireRow } from './records';
+import { createRecord, findRecord, takeVersionLock, toWire, updateRecord, type WireRow } from './records';
 
 // Marking a dose taken or not taken: POST /api/prescriptions/schedule/taken (API.md), and the same change
 // replayed from a device's outbox. The patient marks their own doses; a caregiver needs EditPrescription
@@ -45,6 +45,11 @@ export async function markDose(
     marked_by_name: auth.name,
     marked_at: markedAt,
   };
+  // Two people marking one dose at once (the patient and a caregiver) both find no mark and both create:
+  // the second would get 409. With the version lock taken first, the second waits, then finds the first's
+  // mark and updates it. (A pushed batch holds the lock already.)
+  if (!context.writeOptions.versionLockHeld) await takeVersionLock(tx);
+  const writeOptions = { ...context.writeOptions, versionLockHeld: true };
   const existing = await findRecord(tx, RESOURCE, id);
   let row;
   if (existing && !existing.deletedAt) {
@@ -54,7 +59,7 @@ export async function markDose(
       tx,
       existing,
       { patch: fields, baseVersion: 0, changedAt: changed_at, deletedMessage: MESSAGES.notFound },
-      context.writeOptions,
+      writeOptions,
     ));
   } else {
     row = await createRecord(
@@ -68,7 +73,7 @@ export async function markDose(
         changedAt: changed_at,
         existsMessage: MESSAGES.notChangeable,
       },
-      context.writeOptions,
+      writeOptions,
     );
   }
   const mark = asDoseMark(row);
