@@ -1,7 +1,7 @@
-import { appointmentFieldsSchema, type Appointment, type AppointmentFields } from '../domain/appointments';
+import { appointmentFieldsSchema, type AppointmentFields } from '../domain/appointments';
 import { BLOB_REFERENCE_PREFIX } from '../domain/sync';
-import type { KincareDb, StoredBlob } from './db';
-import { enqueue } from './outbox';
+import type { KincareDb } from './db';
+import { changedFieldsOf, enqueue, keepFile } from './outbox';
 
 // The write path of appointments: every add, edit and delete goes through here, is checked against the
 // domain rules, and lands in the local table and the outbox in one transaction (see outbox.ts). An
@@ -18,15 +18,7 @@ export type NewAppointment = LocalFields & {
   attachment?: Attachment | null;
 };
 
-function keepAttachment(attachment: Attachment): StoredBlob {
-  return {
-    id: crypto.randomUUID(),
-    blob: attachment.blob,
-    name: attachment.name,
-    type: attachment.blob.type,
-    uploadType: 'appointment',
-  };
-}
+const keepAttachment = (attachment: Attachment) => keepFile(attachment, 'appointment');
 
 export async function addAppointment(
   db: KincareDb,
@@ -69,10 +61,7 @@ export async function editAppointment(
   const current = await db.appointments.get(id);
   if (!current) throw new Error('This appointment no longer exists.');
   const checked = localFieldsSchema.partial().parse(changes);
-  const patch: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(checked)) {
-    if (value !== undefined && current[field as keyof Appointment] !== value) patch[field] = value;
-  }
+  const patch = changedFieldsOf(current, checked);
   const blob = attachment ? keepAttachment(attachment) : null;
   if (attachment !== undefined) patch.attachment_key = blob ? `${BLOB_REFERENCE_PREFIX}${blob.id}` : null;
   if (Object.keys(patch).length === 0) return;

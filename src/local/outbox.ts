@@ -25,6 +25,29 @@ export type QueuedChange = {
   blobs?: StoredBlob[];
 };
 
+/** A file the person chose, kept in the blob store (in the change's transaction) until the server has it. */
+export function keepFile(
+  file: { blob: Blob; name: string },
+  uploadType: StoredBlob['uploadType'],
+): StoredBlob {
+  return { id: crypto.randomUUID(), blob: file.blob, name: file.name, type: file.blob.type, uploadType };
+}
+
+/**
+ * The fields of an edit that differ from the record as the device shows it: an edit sends only those, so
+ * edits made elsewhere to other fields survive the merge. Values compare as JSON (lists of times too).
+ */
+export function changedFieldsOf(
+  current: Record<string, unknown>,
+  changes: Record<string, unknown>,
+): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(changes)) {
+    if (value !== undefined && JSON.stringify(current[field]) !== JSON.stringify(value)) patch[field] = value;
+  }
+  return patch;
+}
+
 export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.now()): Promise<void> {
   const view = db.viewOf(change.resource);
   await db.transaction('rw', [view, db.serverRows, db.outbox, db.blobs], async () => {

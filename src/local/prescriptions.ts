@@ -1,13 +1,12 @@
 import {
   prescriptionFieldsSchema,
   prescriptionProblems,
-  type Prescription,
   type PrescriptionFields,
   type PrescriptionStatus,
 } from '../domain/prescriptions';
 import { BLOB_REFERENCE_PREFIX } from '../domain/sync';
 import type { KincareDb, StoredBlob } from './db';
-import { enqueue } from './outbox';
+import { changedFieldsOf, enqueue, keepFile } from './outbox';
 
 // The write path of prescriptions: add, edit, change status and delete go through here, are checked
 // against the domain rules, and land in the local table and the outbox in one transaction (outbox.ts), so
@@ -28,14 +27,7 @@ export type NewPrescription = LocalFields & {
 };
 
 function keepPhoto(photo: LabelPhoto): StoredBlob | null {
-  if ('uploadedKey' in photo) return null;
-  return {
-    id: crypto.randomUUID(),
-    blob: photo.blob,
-    name: photo.name,
-    type: photo.blob.type,
-    uploadType: 'prescription',
-  };
+  return 'uploadedKey' in photo ? null : keepFile(photo, 'prescription');
 }
 
 /** What the record's attachment_key holds: the uploaded key, the device's blob, or nothing. */
@@ -93,12 +85,7 @@ export async function editPrescription(
   if (!current) throw new Error('This prescription no longer exists.');
   const checked = localFieldsSchema.partial().parse(changes);
   checkWhole({ ...current, ...stripUndefined(checked) });
-  const patch: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(checked)) {
-    if (value === undefined) continue;
-    const before = current[field as keyof Prescription];
-    if (JSON.stringify(before) !== JSON.stringify(value)) patch[field] = value;
-  }
+  const patch = changedFieldsOf(current, checked);
   const blob = photo ? keepPhoto(photo) : null;
   if (photo !== undefined) patch.attachment_key = photoReference(photo, blob);
   if (Object.keys(patch).length === 0) return;

@@ -7,8 +7,7 @@ import {
   type Appointment,
 } from '../../domain/appointments';
 import type { Permission } from '../../domain/permissions';
-import { notAllowed } from './access';
-import { HttpError } from '../plugins/errors';
+import { listEntryFor } from './list-entries';
 import type { StoredAnswer } from './idempotency';
 import {
   answerAbout,
@@ -17,15 +16,7 @@ import {
   type AccessChecks,
   type MutationContext,
 } from './record-mutations';
-import {
-  createRecord,
-  deleteRecord,
-  findRecord,
-  toWire,
-  updateRecord,
-  type RecordRow,
-  type WireRow,
-} from './records';
+import { createRecord, deleteRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Creating, editing and deleting appointments: the checks and the answers of POST, PUT and DELETE
@@ -44,19 +35,20 @@ const checkAttachment = (context: MutationContext, key: string | null | undefine
  * gets 404 (never reveal that it exists); one who may read it but not do this gets 403, since they can
  * see it and deserve the true reason (a caregiver whose Edit permission was withdrawn).
  */
-export async function appointmentFor(
+export function appointmentFor(
   db: Queryable,
   access: AccessChecks,
   id: string,
   permission: Permission,
   allowDeleted = false,
 ): Promise<RecordRow> {
-  const row = await findRecord(db, RESOURCE, id);
-  if (!row || (row.deletedAt && !allowDeleted)) throw new HttpError(404, MESSAGES.notFound);
-  if (await access.mayActOn(db, row.patientId, permission)) return row;
-  if (permission !== PERMISSIONS.read && (await access.mayActOn(db, row.patientId, PERMISSIONS.read)))
-    throw notAllowed();
-  throw new HttpError(404, MESSAGES.notFound);
+  return listEntryFor(
+    db,
+    access,
+    { resource: RESOURCE, id, notFound: MESSAGES.notFound, read: PERMISSIONS.read },
+    (row) => access.mayActOn(db, row.patientId, permission),
+    allowDeleted,
+  );
 }
 
 export async function createAppointment(

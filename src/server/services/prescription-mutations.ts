@@ -13,7 +13,7 @@ import {
 } from '../../domain/prescriptions';
 import { careLinks, directoryDoctors, directoryPharmacies } from '../db/schema';
 import { HttpError } from '../plugins/errors';
-import { notAllowed } from './access';
+import { listEntryFor } from './list-entries';
 import type { StoredAnswer } from './idempotency';
 import {
   answerAbout,
@@ -22,15 +22,7 @@ import {
   type AccessChecks,
   type MutationContext,
 } from './record-mutations';
-import {
-  createRecord,
-  deleteRecord,
-  findRecord,
-  toWire,
-  updateRecord,
-  type RecordRow,
-  type WireRow,
-} from './records';
+import { createRecord, deleteRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Adding, changing, changing the status of and deleting prescriptions: the checks and answers of POST, PUT
@@ -47,19 +39,20 @@ export const asPrescription = (row: WireRow) => ({ ...toWire(row), prescription_
  * The prescription if it exists and the caller may do `permission` on it: 404 for a caller who may not even
  * read it (never reveal that it exists), 403 for one who may read it but not do this.
  */
-export async function prescriptionFor(
+export function prescriptionFor(
   db: Queryable,
   access: AccessChecks,
   id: string,
   permission: Permission,
   allowDeleted = false,
 ): Promise<RecordRow> {
-  const row = await findRecord(db, RESOURCE, id);
-  if (!row || (row.deletedAt && !allowDeleted)) throw new HttpError(404, MESSAGES.notFound);
-  if (await access.mayActOn(db, row.patientId, permission)) return row;
-  if (permission !== PERMISSIONS.read && (await access.mayActOn(db, row.patientId, PERMISSIONS.read)))
-    throw notAllowed();
-  throw new HttpError(404, MESSAGES.notFound);
+  return listEntryFor(
+    db,
+    access,
+    { resource: RESOURCE, id, notFound: MESSAGES.notFound, read: PERMISSIONS.read },
+    (row) => access.mayActOn(db, row.patientId, permission),
+    allowDeleted,
+  );
 }
 
 /** The doctor and pharmacy must be the directory's, the photo the caller's, the alerted caregivers the patient's. */
