@@ -2,7 +2,7 @@ import {
   PRESCRIPTION_OCR_MESSAGES,
   prescriptionOcrResponseSchema,
   type LabelExtraction,
-} from '../domain/prescriptions';
+} from '../domain/prescription-ocr';
 import { uploadResponseSchema } from '../domain/uploads';
 import { http } from './http';
 

@@ -126,8 +126,18 @@ export async function resetDatabase(ctx: TestContext): Promise<void> {
     sql`select tablename from pg_tables where schemaname = 'public'`,
   );
   const tables = rows.map((row) => `"${row.tablename}"`);
-  if (tables.length > 0)
-    await ctx.database.db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
+  // A request of the previous test still finishing (an answer is sent before its last write commits) can
+  // deadlock with the truncate on Postgres, which then aborts the truncate: wait a moment and try again.
+  for (let attempt = 1; tables.length > 0; attempt += 1) {
+    try {
+      await ctx.database.db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
+      break;
+    } catch (error) {
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      if (code !== '40P01' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
   rmSync(mailDirFor(ctx.dataDir), { recursive: true, force: true });
 }
 

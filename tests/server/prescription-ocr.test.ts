@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PRESCRIPTION_OCR_MESSAGES } from '../../src/domain/prescriptions';
+import { PRESCRIPTION_OCR_MESSAGES } from '../../src/domain/prescription-ocr';
 import { directoryDoctors, directoryPharmacies } from '../../src/server/db/schema';
 import { matchByName } from '../../src/server/services/prescription-ocr';
 import { drawLabel } from '../fixtures/labels';

@@ -22,13 +22,12 @@ import {
   prescriptionIdParamsSchema,
   prescriptionListQuerySchema,
   prescriptionListResponseSchema,
-  prescriptionOcrBodySchema,
-  prescriptionOcrResponseSchema,
   prescriptionResponseSchema,
   prescriptionStatusBodySchema,
   updatePrescriptionBodySchema,
   type Prescription,
 } from '../../domain/prescriptions';
+import { prescriptionOcrBodySchema, prescriptionOcrResponseSchema } from '../../domain/prescription-ocr';
 import { records } from '../db/schema';
 import { patientForCall } from '../services/access';
 import { recordDelivery } from '../services/care-activity';

@@ -1,11 +1,8 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { doseTimesFromDirections } from '../../domain/directions';
 import { readPrescriptionLabel } from '../../domain/prescription-label';
-import {
-  PRESCRIPTION_OCR_MESSAGES as MESSAGES,
-  PRESCRIPTION_FORMS,
-  type LabelExtraction,
-} from '../../domain/prescriptions';
+import { PRESCRIPTION_FORMS } from '../../domain/prescriptions';
+import { PRESCRIPTION_OCR_MESSAGES as MESSAGES, type LabelExtraction } from '../../domain/prescription-ocr';
 import type { Database } from '../db/client';
 import { patients, records, uploads } from '../db/schema';
 import { OcrError, type OcrContentType, type OcrService } from '../ocr/ocr-service';

@@ -4,12 +4,12 @@ import {
   PRESCRIPTION_FORMS,
   prescriptionFieldsSchema,
   prescriptionProblems,
-  type LabelExtraction,
   type Prescription,
   type PrescriptionFields,
   type PrescriptionForm,
   type PrescriptionStatus,
 } from '../../../domain/prescriptions';
+import { type LabelExtraction } from '../../../domain/prescription-ocr';
 
 // The add / edit form's values and their checks, apart from React so they can be tested alone. Text
 // inputs hold strings; the domain's schema (the one the write path and the server use) decides what is
