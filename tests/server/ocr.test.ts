@@ -198,6 +198,20 @@ describe('OCR service: reading', () => {
     expect(result).toMatchObject({ pages: 1, source: 'ocr' });
     expect(result.confidence).toBeGreaterThan(70);
     expect(result.confidence).toBeLessThanOrEqual(100);
+    // The words with their boxes: the drawn label is 1200 px wide, its lines 80 px apart from y = 90.
+    const [page] = result.layout;
+    expect(page).toMatchObject({ page: 1, source: 'ocr', width: 1200, height: 600 });
+    const words = page?.words ?? [];
+    const quantity = words.find((word) => word.text.startsWith('QTY'));
+    const refills = words.find((word) => word.text.startsWith('REFILLS'));
+    expect(quantity && refills).toBeTruthy();
+    // One line, read left to right; baseline near 90 + 4 * 80 = 410.
+    expect(refills?.line).toBe(quantity?.line);
+    expect(refills!.x0).toBeGreaterThan(quantity!.x1);
+    expect(quantity!.y1).toBeGreaterThan(370);
+    expect(quantity!.y0).toBeLessThan(410);
+    expect(quantity!.confidence).toBeGreaterThan(50);
+    expect(new Set(words.map((word) => word.line)).size).toBe(LABEL_LINES.length);
   });
 
   it('reads a JPEG label', async () => {
@@ -210,9 +224,24 @@ describe('OCR service: reading', () => {
   it("uses a PDF's own text when it has some, without OCR", async () => {
     const { result, ms } = await withLoopWatch(() => service.recognize(textPdf(), 'application/pdf'));
     console.info(`text PDF: ${ms.toFixed(0)} ms`);
-    expect(result).toEqual({ text: expect.any(String), pages: 1, source: 'text-layer', confidence: null });
+    expect(result).toEqual({
+      text: expect.any(String),
+      pages: 1,
+      source: 'text-layer',
+      confidence: null,
+      layout: [expect.objectContaining({ page: 1, source: 'text-layer', width: 612, height: 792 })],
+    });
     // Exact, unlike OCR; only runs of spaces are one space in a PDF's text.
     for (const line of LABEL_LINES) expect(result.text).toContain(line.replace(/ +/g, ' '));
+    // Each word boxed in points from the top: the lines are 14 pt apart from 72 pt below the top (792 - 720).
+    const words = result.layout[0]?.words ?? [];
+    expect(words.map((word) => word.text)).toEqual(LABEL_LINES.flatMap((line) => line.split(/ +/)));
+    const [pharmacy, name] = words;
+    expect(pharmacy).toMatchObject({ text: 'CVS', x0: 72, y1: 72, confidence: null });
+    expect(pharmacy!.y0).toBeCloseTo(60, 0); // 12 pt text
+    expect(name!.x0).toBeGreaterThan(pharmacy!.x1);
+    const doctor = words.find((word) => word.text === 'SMITH');
+    expect(doctor?.y1).toBeCloseTo(72 + 5 * 14, 1);
   });
 
   it('renders and reads each page of a scanned PDF, pages kept apart', async () => {

@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker as ThreadWorker } from 'node:worker_threads';
+import { imageSize } from 'image-size';
 import Tesseract from 'tesseract.js';
+import type { OcrPageLayout, OcrWord } from '../../domain/ocr-layout';
 import { detectFileType, imageSizeProblem } from '../services/file-type';
 
 // The server's one OCR service: prescription labels today, lab reports later. It reads the text of an
@@ -35,6 +37,8 @@ export type OcrResult = {
   source: 'text-layer' | 'ocr';
   /** Tesseract's mean word confidence (0-100) over the pages it read; null when nothing was OCR'd. */
   confidence: number | null;
+  /** Each page's words with their boxes, in page order (a table is rebuilt from where its words stand). */
+  layout: OcrPageLayout[];
 };
 
 export type OcrService = {
@@ -196,7 +200,11 @@ async function stopTesseract(handle: Promise<TesseractHandle> | TesseractHandle)
 // a 300 dpi PNG of the page for tesseract. Plain JavaScript run with `eval: true`, because the server runs
 // from TypeScript sources and a worker thread cannot load a .ts file.
 
-type PdfPage = { text: string } | { png: Uint8Array; dpi: number };
+/** A run of text from a page's text layer, boxed in the page's points with a top-left origin. */
+type PdfTextRun = { str: string; x: number; baseline: number; width: number; height: number };
+type PdfPage =
+  | { text: string; width: number; height: number; runs: PdfTextRun[] }
+  | { png: Uint8Array; dpi: number; width: number; height: number };
 type PdfThreadAnswer =
   | { kind: 'pages'; pages: PdfPage[] }
   | { kind: 'too-many-pages'; pages: number }
@@ -262,10 +270,19 @@ const { parentPort, workerData } = require('node:worker_threads');
     const content = await page.getTextContent();
     const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\\n' : '') : '')).join('');
     const characters = (text.match(/[\\p{L}\\p{N}]/gu) || []).length;
+    const base = page.getViewport({ scale: 1 });
     if (characters >= input.minTextCharacters) {
-      pages.push({ text });
+      // Each run's box in the page as shown (rotation applied, origin top left), for rebuilding tables.
+      const runs = [];
+      for (const item of content.items) {
+        if (!('str' in item) || !item.str.trim()) continue;
+        const [a, b, c, d, e, f] = pdfjs.Util.transform(base.transform, item.transform);
+        const height = Math.hypot(c, d) || item.height || 1;
+        const scale = Math.hypot(a, b) / (Math.hypot(item.transform[0], item.transform[1]) || 1);
+        runs.push({ str: item.str, x: e, baseline: f, width: item.width * scale, height });
+      }
+      pages.push({ text, width: base.width, height: base.height, runs });
     } else {
-      const base = page.getViewport({ scale: 1 });
       let scale = input.dpi / 72;
       const pixelsAt = (s) => base.width * s * base.height * s;
       if (pixelsAt(scale) > input.maxPagePixels) scale = Math.sqrt(input.maxPagePixels / (base.width * base.height));
@@ -280,7 +297,7 @@ const { parentPort, workerData } = require('node:worker_threads');
       context.fillRect(0, 0, width, height);
       await page.render({ canvas, canvasContext: context, viewport, background: '#ffffff' }).promise;
       const png = new Uint8Array(await canvas.encode('png'));
-      pages.push({ png, dpi: Math.round(scale * 72) });
+      pages.push({ png, dpi: Math.round(scale * 72), width, height });
       transfer.push(png.buffer);
     }
     page.cleanup();
@@ -311,6 +328,69 @@ function pdfThreadInput(bytes: Buffer, maxPages: number): PdfThreadInput & { can
     maxPageSide: MAX_RENDERED_PAGE_SIDE,
     maxImagePixels: MAX_PDF_IMAGE_PIXELS,
     minTextCharacters: MIN_TEXT_LAYER_CHARACTERS,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Layouts: every page's words with their boxes
+
+/** Tesseract's words, in reading order, each with the number of the line it stands on. */
+function wordsOf(page: Tesseract.Page): OcrWord[] {
+  const words: OcrWord[] = [];
+  let line = 0;
+  for (const block of page.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const read of paragraph.lines) {
+        for (const word of read.words) {
+          const text = word.text.trim();
+          if (!text) continue;
+          const { x0, y0, x1, y1 } = word.bbox;
+          words.push({ text, x0, y0, x1, y1, confidence: word.confidence, line });
+        }
+        line += 1;
+      }
+    }
+  }
+  return words;
+}
+
+/**
+ * A text layer's runs split into words. A run is boxed as a whole; its words' boxes are estimated from
+ * their share of its characters (exact enough to tell columns apart, which is all a layout is used for).
+ */
+function wordsOfRuns(runs: PdfTextRun[]): OcrWord[] {
+  const words: OcrWord[] = [];
+  for (const run of runs) {
+    const characterWidth = run.str.length > 0 ? run.width / run.str.length : 0;
+    const y0 = run.baseline - run.height;
+    for (const match of run.str.matchAll(/\S+/g)) {
+      const start = run.x + match.index * characterWidth;
+      words.push({
+        text: match[0],
+        x0: start,
+        y0,
+        x1: start + match[0].length * characterWidth,
+        y1: run.baseline,
+        confidence: null,
+      });
+    }
+  }
+  return words;
+}
+
+function pageLayout(
+  page: number,
+  source: OcrPageLayout['source'],
+  words: OcrWord[],
+  width: number | undefined,
+  height: number | undefined,
+): OcrPageLayout {
+  return {
+    page,
+    source,
+    width: width ?? Math.max(0, ...words.map((word) => word.x1)),
+    height: height ?? Math.max(0, ...words.map((word) => word.y1)),
+    words,
   };
 }
 
@@ -372,7 +452,7 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
     job: Job,
     image: Uint8Array | Buffer,
     dpi?: number,
-  ): Promise<{ text: string; confidence: number }> {
+  ): Promise<{ text: string; confidence: number; words: OcrWord[] }> {
     const handle = await takeTesseract(job);
     if (job.abandoned) throw job.abandoned;
     // Tesseract parameters ride along with the page and are restored after it; the typings only know
@@ -382,14 +462,18 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
       ...(dpi ? { user_defined_dpi: String(dpi) } : {}),
     };
     const result = await Promise.race([
-      handle.worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), pageOptions),
+      handle.worker.recognize(
+        Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+        pageOptions,
+        { text: true, blocks: true }, // blocks: each word's box, to rebuild tables by position
+      ),
       handle.died,
     ]).catch((error: unknown) => {
       if (job.abandoned) throw job.abandoned;
       // Leptonica could not decode it (a truncated or corrupt image that passed the header checks).
       throw new OcrError('unreadable', MESSAGES.unreadable, { cause: error });
     });
-    return { text: result.data.text, confidence: result.data.confidence };
+    return { text: result.data.text, confidence: result.data.confidence, words: wordsOf(result.data) };
   }
 
   function readPdf(job: Job, bytes: Buffer): Promise<PdfThreadAnswer> {
@@ -426,7 +510,14 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
   async function readDocument(job: Job, bytes: Buffer, contentType: OcrContentType): Promise<OcrResult> {
     if (contentType !== 'application/pdf') {
       const page = await ocrPage(job, bytes);
-      return { text: page.text.trim(), pages: 1, source: 'ocr', confidence: page.confidence };
+      const size = imageSize(bytes);
+      return {
+        text: page.text.trim(),
+        pages: 1,
+        source: 'ocr',
+        confidence: page.confidence,
+        layout: [pageLayout(1, 'ocr', page.words, size.width, size.height)],
+      };
     }
     const answer = await readPdf(job, bytes);
     if (job.abandoned) throw job.abandoned;
@@ -443,13 +534,16 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
     if (answer.pages.length === 0) throw new OcrError('unreadable', MESSAGES.unreadable);
     const texts: string[] = [];
     const confidences: number[] = [];
-    for (const page of answer.pages) {
+    const layout: OcrPageLayout[] = [];
+    for (const [index, page] of answer.pages.entries()) {
       if ('text' in page) {
         texts.push(page.text.trim());
+        layout.push(pageLayout(index + 1, 'text-layer', wordsOfRuns(page.runs), page.width, page.height));
       } else {
         const read = await ocrPage(job, page.png, page.dpi);
         texts.push(read.text.trim());
         confidences.push(read.confidence);
+        layout.push(pageLayout(index + 1, 'ocr', read.words, page.width, page.height));
       }
     }
     return {
@@ -460,6 +554,7 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
         confidences.length > 0
           ? confidences.reduce((sum, value) => sum + value, 0) / confidences.length
           : null,
+      layout,
     };
   }
 
