@@ -25,7 +25,7 @@ export function formatBytes(bytes: number): string {
 export const UPLOAD_MESSAGES = {
   typeInvalid: 'type must be lab, prescription, profile or appointment.',
   fileMissing: 'Choose a file to upload (form field "image").',
-  fileType: 'Upload a photo (PNG, JPEG or WebP) or a PDF.',
+  fileType: 'Upload a photo (PNG, JPEG, WebP or HEIC) or a PDF.',
   profileType: 'Profile photo must be a PNG, JPEG or WebP image.',
   tooLarge: 'The file must be at most 10 MB.',
   profileTooLarge: 'Profile photo must be at most 5 MB.',
@@ -43,7 +43,15 @@ export const UPLOAD_MESSAGES = {
   imageUnreadable: 'This image could not be read. Save it again as a PNG, JPEG or WebP and upload that.',
 } as const;
 
-const DOCUMENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'] as const;
+/** HEIC/HEIF (iPhone photos) is taken in and kept as a JPEG (the server converts it as it arrives). */
+const DOCUMENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'application/pdf',
+] as const;
 
 /** What each kind of upload accepts (the server checks the real type by the file's first bytes). */
 export const ACCEPTED_UPLOAD_TYPES: Record<UploadType, readonly string[]> = {

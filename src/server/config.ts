@@ -147,7 +147,61 @@ const envSchema = z.object({
   OCR_TIMEOUT_MS: wholeNumber(1000, 600_000, 60_000),
   /** The most pages of a PDF read. */
   OCR_MAX_PAGES: wholeNumber(1, 100, 5),
+  /** Set, uploaded files go to this bucket of an S3-compatible object store instead of DATA_DIR/files. */
+  S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be an S3 bucket name: 3 to 63 lower-case letters, digits, dots or hyphens',
+      )
+      .optional(),
+  ),
+  S3_REGION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,50}$/, 'must be a region name such as us-east-1 (lower-case letters, digits, -)')
+      .default('us-east-1'),
+  ),
+  /** The object store's address when it is not AWS (MinIO, s3rver, another provider's S3 API). */
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+      .refine((value) => !/[?#]/.test(value), 'must be an address with no query or fragment')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
+  /** Bucket in the path (http://host/bucket/key) rather than the host name: most S3-compatible servers need it. */
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  /** A folder of the bucket that holds every object of this install (several installs can share a bucket). */
+  S3_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .max(200, 'must be at most 200 characters')
+      .regex(
+        /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/,
+        'must be folder names of letters, digits, . _ - separated by /, none starting with a dot',
+      )
+      .optional(),
+  ),
 });
+
+/** The S3-compatible object store that keeps uploaded files (config.s3; unset, files stay on disk). */
+export type S3Config = {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  /** Unset: the AWS SDK's default chain (environment, shared files, the instance's role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
+  /** Put before every object name: '' or a folder ending in '/'. */
+  prefix: string;
+};
 
 export type Config = {
   port: number;
@@ -175,6 +229,8 @@ export type Config = {
   };
   reminders: { intervalSeconds: number; catchUpMinutes: number };
   ocr: { workers: number; timeoutMs: number; maxPages: number };
+  /** Unset: files are kept on disk under DATA_DIR/files. */
+  s3: S3Config | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -187,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Kincare cannot start: invalid configuration\n${lines.join('\n')}`);
   }
   const vars = parsed.data;
+  const s3 = s3Config(vars);
   const dataDir = resolve(vars.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
@@ -227,6 +284,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       catchUpMinutes: vars.REMINDER_CATCH_UP_MINUTES,
     },
     ocr: { workers: vars.OCR_WORKERS, timeoutMs: vars.OCR_TIMEOUT_MS, maxPages: vars.OCR_MAX_PAGES },
+    s3,
+  };
+}
+
+/** The object store's settings, or undefined without S3_BUCKET; settings that need each other are checked here. */
+function s3Config(vars: z.infer<typeof envSchema>): S3Config | undefined {
+  const problems: string[] = [];
+  const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = vars;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    const missing = accessKeyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY';
+    problems.push(`${missing}: give S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY both or neither`);
+  }
+  if (!vars.S3_BUCKET) {
+    // Any other S3_ setting without a bucket is a half-made configuration, not a choice of the disk.
+    const strays = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const).filter(
+      (name) => vars[name] !== undefined,
+    );
+    for (const name of strays) problems.push(`${name}: needs S3_BUCKET (files are kept on disk without it)`);
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Kincare cannot start: invalid configuration\n${problems.map((line) => `  ${line}`).join('\n')}`,
+    );
+  }
+  if (!vars.S3_BUCKET) return undefined;
+  const prefix = vars.S3_PREFIX ?? '';
+  return {
+    bucket: vars.S3_BUCKET,
+    region: vars.S3_REGION,
+    endpoint: vars.S3_ENDPOINT,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: vars.S3_FORCE_PATH_STYLE === 'true',
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
   };
 }
 

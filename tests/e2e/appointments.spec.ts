@@ -183,7 +183,7 @@ test('a file attached offline opens from the device, and is uploaded before the 
   await form
     .getByLabel(/^Attachment/)
     .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(form.getByText('Upload a photo (PNG, JPEG or WebP) or a PDF.')).toBeVisible();
+  await expect(form.getByText('Upload a photo (PNG, JPEG, WebP or HEIC) or a PDF.')).toBeVisible();
   await form
     .getByLabel(/^Attachment/)
     .setInputFiles({ name: 'referral.png', mimeType: 'image/png', buffer: TINY_PNG });

@@ -145,8 +145,8 @@ describe('stored files', () => {
   it('serves images inline and everything else as a download, both under a sandboxing CSP', async () => {
     const image = await ctx.app.storage.put('appointment', TINY_PNG, 'image/png');
     const pdf = await ctx.app.storage.put('lab', PDF, 'application/pdf');
-    const shownImage = await send({ method: 'GET', url: ctx.app.storage.signedUrl(image.key) });
-    const shownPdf = await send({ method: 'GET', url: ctx.app.storage.signedUrl(pdf.key) });
+    const shownImage = await send({ method: 'GET', url: await ctx.app.storage.signedUrl(image.key) });
+    const shownPdf = await send({ method: 'GET', url: await ctx.app.storage.signedUrl(pdf.key) });
     expect(shownImage.headers['content-disposition']).toBe('inline');
     expect(shownPdf.headers['content-disposition']).toMatch(/^attachment; filename="kincare-lab\.pdf"$/);
     for (const response of [shownImage, shownPdf]) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRESCRIPTION_OCR_MESSAGES } from '../../src/domain/prescription-ocr';
 import { directoryDoctors, directoryPharmacies } from '../../src/server/db/schema';
@@ -87,6 +88,15 @@ describe('POST /api/prescriptions/ocr', () => {
         pharmacy_id: pharmacyId,
       },
     });
+  }, 60_000);
+
+  it('reads an iPhone’s HEIC photo of the label (kept as a JPEG as it arrives)', async () => {
+    const heic = readFileSync(new URL('../fixtures/label.heic', import.meta.url));
+    const key = await upload(patient, heic, 'IMG_0001.HEIC');
+    expect(key).toMatch(/\.jpg$/);
+    const response = await read(patient, { s3Key: key });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ data: { strength: '500 mg', quantity: 60, refills: 2 } });
   }, 60_000);
 
   it('says plainly when a photo holds nothing to read, and refuses files that are not the caller’s', async () => {

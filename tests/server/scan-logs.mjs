@@ -14,7 +14,7 @@ const PATTERNS = [
   ['e-mail address', /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/],
   ['JSON Web Token', /eyJ[A-Za-z0-9_-]{10,}/],
   ['bearer token', /Bearer\s/i],
-  ['file link signature', /signature=(?!\[redacted\])[A-Za-z0-9_-]/],
+  ['file link signature', /signature=(?!\[redacted\])[A-Za-z0-9_-]/i],
   ['password hash', /\$argon2(?:id|i|d)\$/],
 ];
 const MAX_REPORTED = 50;

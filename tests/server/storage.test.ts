@@ -54,7 +54,7 @@ describe('app.storage', () => {
     'profile/0123456789abcdef0123456789abcdef.png/..',
   ])('refuses the key %j', async (key) => {
     expect(await ctx.app.storage.read(key)).toBeNull();
-    expect(() => ctx.app.storage.signedUrl(key)).toThrow();
+    await expect(ctx.app.storage.signedUrl(key)).rejects.toThrow();
     await expect(ctx.app.storage.remove(key)).resolves.toBeUndefined();
   });
 });
@@ -62,7 +62,7 @@ describe('app.storage', () => {
 describe('GET /api/files/*', () => {
   it('serves an image through its signed link, inline in a sandbox, never cached or sniffed', async () => {
     const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
-    const url = ctx.app.storage.signedUrl(key);
+    const url = await ctx.app.storage.signedUrl(key);
     expect(url).toMatch(new RegExp(`^/api/files/${key}\\?expires=\\d+&signature=[A-Za-z0-9_-]+$`));
     const expires = Number(parts(url).expires);
     expect(expires - Date.now() / 1000).toBeGreaterThan(890);
@@ -80,7 +80,7 @@ describe('GET /api/files/*', () => {
 
   it('serves a PDF as a PDF, as a download in a sandbox', async () => {
     const { key } = await ctx.app.storage.put('lab', PDF, 'application/pdf');
-    const response = await fetchLink(ctx.app.storage.signedUrl(key, 60));
+    const response = await fetchLink(await ctx.app.storage.signedUrl(key, 60));
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe('attachment; filename="kincare-lab.pdf"');
     expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
@@ -99,7 +99,7 @@ describe('GET /api/files/*', () => {
   it('refuses a link whose signature, key or expiry was changed', async () => {
     const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
     const other = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
-    const { path, expires, signature } = parts(ctx.app.storage.signedUrl(key));
+    const { path, expires, signature } = parts(await ctx.app.storage.signedUrl(key));
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     const tampered = [
       `${path}?expires=${expires}&signature=${flipped}`,
@@ -119,7 +119,7 @@ describe('GET /api/files/*', () => {
 
   it('refuses an expired link', async () => {
     const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
-    const response = await fetchLink(ctx.app.storage.signedUrl(key, -1));
+    const response = await fetchLink(await ctx.app.storage.signedUrl(key, -1));
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({ message: FILE_LINK_INVALID });
   });
@@ -138,7 +138,7 @@ describe('GET /api/files/*', () => {
 
   it('answers 404 for a valid link to a removed file', async () => {
     const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
-    const url = ctx.app.storage.signedUrl(key);
+    const url = await ctx.app.storage.signedUrl(key);
     await ctx.app.storage.remove(key);
     const response = await fetchLink(url);
     expect(response.statusCode).toBe(404);

@@ -634,7 +634,7 @@ describe('blob store', () => {
       attachment: { blob: new Blob(['not an image'], { type: 'image/png' }), name: 'fake.png' },
     });
     const result = await phone.sync();
-    expect(result.push.rejected[0]?.message).toBe('Upload a photo (PNG, JPEG or WebP) or a PDF.');
+    expect(result.push.rejected[0]?.message).toBe('Upload a photo (PNG, JPEG, WebP or HEIC) or a PDF.');
     expect(await phone.db.appointments.count()).toBe(0);
     const [failed] = await phone.db.outbox.toArray();
     await discardFailed(phone.db, failed?.seq ?? -1);

@@ -9,7 +9,12 @@ import fp from 'fastify-plugin';
 //   including the camera (photos are taken through the file picker, which the policy does not govern);
 // - `Strict-Transport-Security` only on answers to HTTPS requests (directly, or through a trusted proxy
 //   that says so in X-Forwarded-Proto): on plain HTTP it is meaningless, and on a LAN install that is
-//   reached by plain HTTP it would lock browsers out of the host for a year.
+//   reached by plain HTTP it would lock browsers out of the host for a year;
+// - with files in an S3-compatible store (S3_BUCKET), the page's Content-Security-Policy (helmet's, set
+//   for every answer in app.ts) also allows the store's origin for images: a profile photo or a lab
+//   report's image is an <img> whose signed link points there. Nothing else is needed: files are opened
+//   in a new tab (a navigation, which the page's CSP does not govern), never fetched or framed by the app,
+//   and object-src stays 'none'.
 
 export const PERMISSIONS_POLICY = [
   'geolocation=(self)',
@@ -44,8 +49,32 @@ function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
+/** The directives of the page's CSP that must reach the file store's signed links. */
+const FILE_LINK_DIRECTIVES = ['img-src'];
+
+/** `policy` with `origin` added to each of FILE_LINK_DIRECTIVES it has (the others left as they are). */
+export function allowingFileLinks(policy: string, origin: string): string {
+  return policy
+    .split(';')
+    .map((directive) => {
+      const name = directive.trim().split(/\s+/)[0] ?? '';
+      return FILE_LINK_DIRECTIVES.includes(name) ? `${directive.trimEnd()} ${origin}` : directive;
+    })
+    .join(';');
+}
+
 export const headersPlugin = fp(async (app: FastifyInstance) => {
+  const fileOrigin = app.config.s3
+    ? await (await import('../storage/s3-storage')).s3LinkOrigin(app.config.s3)
+    : null;
+  // The page's policy is the same on every answer (helmet's table): worked out again only if it changes.
+  let memo = { policy: '', withFiles: '' };
   app.addHook('onSend', async (request, reply, payload) => {
+    const policy = reply.getHeader('content-security-policy');
+    if (fileOrigin && typeof policy === 'string') {
+      if (memo.policy !== policy) memo = { policy, withFiles: allowingFileLinks(policy, fileOrigin) };
+      reply.header('Content-Security-Policy', memo.withFiles);
+    }
     reply.header('Permissions-Policy', PERMISSIONS_POLICY);
     if (isHttps(request)) reply.header('Strict-Transport-Security', HSTS);
     if (isApiPath(request.url)) reply.header('Cache-Control', 'no-store');

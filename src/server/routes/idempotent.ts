@@ -11,7 +11,7 @@ type IdempotentOptions = {
   /** What makes two requests "the same" (default: method, path and body; an upload hashes its file). */
   fingerprint?: string;
   /** Shapes the answer as sent, replayed or not (an upload hands out a fresh signed link each time). */
-  present?: (body: unknown) => unknown;
+  present?: (body: unknown) => unknown | Promise<unknown>;
 };
 
 /** Runs a mutation once per Idempotency-Key and sends its (possibly replayed) answer. */
@@ -34,5 +34,7 @@ export async function sendIdempotent(
     work,
   );
   if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
-  return reply.status(answer.statusCode).send(options.present ? options.present(answer.body) : answer.body);
+  return reply
+    .status(answer.statusCode)
+    .send(options.present ? await options.present(answer.body) : answer.body);
 }

@@ -3,7 +3,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
 import {
-  ACCEPTED_UPLOAD_TYPES,
   previewQuerySchema,
   previewResponseSchema,
   UPLOAD_MESSAGES,
@@ -18,7 +17,7 @@ import { mayActOn, requireBetaPolicyAccepted } from '../services/access';
 import { RESOURCE_READ_PERMISSION } from '../../domain/permissions';
 import type { SyncedResource } from '../../domain/sync';
 import { HttpError, readingForm } from '../plugins/errors';
-import { detectFileType, imageSizeProblem } from '../services/file-type';
+import { acceptedFile, storeUpload } from '../services/stored-files';
 import { checkUploadBytes, checkUploadCount, isAnsweredUpload } from '../services/upload-quota';
 import { IDEMPOTENCY_HEADER } from '../../domain/sync';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
@@ -91,32 +90,23 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!replay) await checkUploadCount(app.db, userId, quota);
       const part = await readingForm(() => request.file());
       if (!part || part.fieldname !== FILE_FIELD) throw new HttpError(400, UPLOAD_MESSAGES.fileMissing);
-      const bytes = await readingForm(() => part.toBuffer());
       const type = request.query.type;
-      const contentType = detectFileType(bytes);
-      if (!contentType || !ACCEPTED_UPLOAD_TYPES[type].includes(contentType)) {
-        throw new HttpError(415, type === 'profile' ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType);
-      }
-      const sizeProblem = imageSizeProblem(bytes, contentType, quota.maxPixels);
-      if (sizeProblem === 'too-many-pixels')
-        throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(quota.maxPixels));
-      if (sizeProblem === 'unreadable') throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+      const sent = await readingForm(() => part.toBuffer());
+      const { bytes, contentType } = await acceptedFile(sent, type, quota.maxPixels);
       if (!replay) await checkUploadBytes(app.db, userId, bytes.length, quota);
-      const fingerprint = createHash('sha256').update(`upload ${type} `).update(bytes).digest('base64url');
-      const withFreshLink = (body: unknown) => {
+      const fingerprint = createHash('sha256').update(`upload ${type} `).update(sent).digest('base64url');
+      const withFreshLink = async (body: unknown) => {
         const key = (body as UploadResponse).files[0]?.key ?? '';
-        return { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse;
+        return { files: [{ url: await app.storage.signedUrl(key), key }] } satisfies UploadResponse;
       };
       return sendIdempotent(
         request,
         reply,
         async (tx) => {
-          // A crash between this write and the commit leaves an unreferenced file, never a missing one.
-          const { key } = await app.storage.put(type, bytes, contentType);
-          await tx.insert(uploads).values({ key, ownerUserId: userId, kind: type, sizeBytes: bytes.length });
+          const key = await storeUpload(tx, app.storage, { ownerUserId: userId, type, bytes, contentType });
           return {
             statusCode: 201,
-            body: { files: [{ url: app.storage.signedUrl(key), key }] } satisfies UploadResponse,
+            body: { files: [{ url: await app.storage.signedUrl(key), key }] } satisfies UploadResponse,
           };
         },
         // A replayed answer's link may have expired: the same key, with a fresh link.
@@ -146,7 +136,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       ) {
         throw new HttpError(404, UPLOAD_MESSAGES.notFound);
       }
-      return { url: app.storage.signedUrl(key) };
+      return { url: await app.storage.signedUrl(key) };
     },
   );
 };

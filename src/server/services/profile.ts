@@ -76,7 +76,7 @@ export async function loadProfile(
     address: row.address,
     city: row.city,
     state: row.state,
-    photo_url: row.photoKey ? storage.signedUrl(row.photoKey) : null,
+    photo_url: row.photoKey ? await storage.signedUrl(row.photoKey) : null,
     beta_policy_accepted_at: row.betaPolicyAcceptedAt?.toISOString() ?? null,
   };
 }

@@ -1,0 +1,61 @@
+import { ACCEPTED_UPLOAD_TYPES, UPLOAD_MESSAGES, type UploadType } from '../../domain/uploads';
+import { uploads } from '../db/schema';
+import type { FileStorage, StoredContentType } from '../plugins/storage';
+import { HttpError } from '../plugins/errors';
+import { detectFileType, heicPixels, imageSizeProblem, isHeic } from './file-type';
+import { heicToJpeg } from './heic';
+import type { Transaction } from './transaction';
+
+// One way to take in a file a person sends (POST /api/upload-image, and a lab report's own multipart form):
+// its real type read from its first bytes, the pixel cap of an image read from its header, then the file
+// stored and recorded as theirs (the uploads row: who may point a record at it, and the quota's count).
+
+/**
+ * The file as it will be kept and its real type, when `type` accepts it; 415, 413 or 400 with a message for
+ * the person otherwise. A HEIC photo (a document, not a profile photo) is kept as a JPEG (see heic.ts).
+ */
+export async function acceptedFile(
+  bytes: Buffer,
+  type: UploadType,
+  maxPixels: number,
+): Promise<{ bytes: Buffer; contentType: StoredContentType }> {
+  if (type !== 'profile' && isHeic(bytes)) {
+    const pixels = heicPixels(bytes);
+    if (pixels === null) throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+    if (pixels > maxPixels) throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(maxPixels));
+    const jpeg = await heicToJpeg(bytes).catch(() => {
+      throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+    });
+    return { bytes: jpeg, contentType: acceptedFileType(jpeg, type, maxPixels) };
+  }
+  return { bytes, contentType: acceptedFileType(bytes, type, maxPixels) };
+}
+
+/** The file's real type when `type` accepts it; 415, 413 or 400 with a message for the person otherwise. */
+export function acceptedFileType(bytes: Buffer, type: UploadType, maxPixels: number): StoredContentType {
+  const contentType = detectFileType(bytes);
+  if (!contentType || !ACCEPTED_UPLOAD_TYPES[type].includes(contentType)) {
+    throw new HttpError(415, type === 'profile' ? UPLOAD_MESSAGES.profileType : UPLOAD_MESSAGES.fileType);
+  }
+  const sizeProblem = imageSizeProblem(bytes, contentType, maxPixels);
+  if (sizeProblem === 'too-many-pixels')
+    throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(maxPixels));
+  if (sizeProblem === 'unreadable') throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+  return contentType;
+}
+
+/**
+ * Stores the file and records it as the person's upload, in `tx`. A crash between the write and the commit
+ * leaves an unreferenced file (the orphan sweep's to remove), never a record pointing at a missing one.
+ */
+export async function storeUpload(
+  tx: Transaction,
+  storage: FileStorage,
+  file: { ownerUserId: string; type: UploadType; bytes: Buffer; contentType: StoredContentType },
+): Promise<string> {
+  const { key } = await storage.put(file.type, file.bytes, file.contentType);
+  await tx
+    .insert(uploads)
+    .values({ key, ownerUserId: file.ownerUserId, kind: file.type, sizeBytes: file.bytes.length });
+  return key;
+}
