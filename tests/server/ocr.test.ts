@@ -317,6 +317,29 @@ describe('OCR service: refusals', () => {
     expect(await reasonOf(service.recognize(png.subarray(0, 200), 'image/png'))).toBe('unreadable');
   });
 
+  it('reads PDF after PDF on its warm PDF thread, and a broken one in between does not spoil the next', async () => {
+    const text = (result: { text: string }) => normalised(result.text);
+    const first = await service.recognize(textPdf(), 'application/pdf');
+    const broken = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(4096)]);
+    expect(await reasonOf(service.recognize(broken, 'application/pdf'))).toBe('unreadable');
+    expect(await reasonOf(service.recognize(scannedPdf(6), 'application/pdf'))).toBe('too-many-pages');
+    const again = await service.recognize(textPdf(), 'application/pdf');
+    expect(text(again)).toBe(text(first));
+    expect(again.layout).toEqual(first.layout);
+    const scanned = await service.recognize(scannedPdf(1), 'application/pdf');
+    expectKeyWords(scanned.text);
+    // Several at once (one per worker slot) each get their own document's answer.
+    const [a, b] = await Promise.all([
+      service.recognize(textPdf(), 'application/pdf'),
+      service.recognize(
+        buildPdf([{ text: ['ANOTHER DOCUMENT ENTIRELY, WITH ENOUGH LETTERS TO COUNT'] }]),
+        'application/pdf',
+      ),
+    ]);
+    expect(text(a)).toBe(text(first));
+    expect(b.text).toContain('ANOTHER DOCUMENT ENTIRELY');
+  }, 60_000);
+
   it('refuses a PDF with more pages than allowed instead of reading part of it', async () => {
     expect(await reasonOf(service.recognize(scannedPdf(6), 'application/pdf'))).toBe('too-many-pages');
     // The limit is the option's: the same file is within a limit of 6 (and then runs out of time).

@@ -88,6 +88,8 @@ const MAX_PDF_IMAGE_PIXELS = 40_000_000;
 export const MIN_TEXT_LAYER_CHARACTERS = 40;
 /** The JavaScript heap a PDF thread may use; a PDF that needs more is unreadable, not a crashed server. */
 const PDF_THREAD_HEAP_MB = 512;
+/** A warm PDF thread is renewed after this many documents, so nothing one file left behind lives long. */
+const PDF_THREAD_MAX_DOCUMENTS = 50;
 
 /** Between pages in `OcrResult.text`; a blank line cannot be used, as OCR'd text has blank lines of its own. */
 export const PAGE_SEPARATOR = '\f';
@@ -227,12 +229,23 @@ type PdfThreadInput = {
 };
 
 const PDF_THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
-  const input = workerData;
-  // Loading the worker module first makes pdf.js parse in this thread instead of fetching a worker script.
-  await import(input.pdfjsWorkerUrl);
-  const pdfjs = await import(input.pdfjsUrl);
+const { parentPort } = require('node:worker_threads');
+let pdfjs = null;
+let createCanvas = null;
+// One document at a time: the service sends the next only after this one's answer. pdf.js and the canvas
+// library are loaded on the first document and kept, so a warm thread reads a text PDF in tens of ms.
+parentPort.on('message', (input) => {
+  read(input).catch((error) => {
+    parentPort.postMessage({ kind: 'unreadable', detail: String(error && error.stack || error) });
+  });
+});
+async function read(input) {
+  if (!pdfjs) {
+    // Loading the worker module first makes pdf.js parse in this thread instead of fetching a worker script.
+    await import(input.pdfjsWorkerUrl);
+    pdfjs = await import(input.pdfjsUrl);
+    createCanvas = require(input.canvasPath).createCanvas;
+  }
   const loading = pdfjs.getDocument({
     data: input.bytes,
     isEvalSupported: false, // CVE-2024-4367: fonts must not compile code from the file
@@ -262,7 +275,6 @@ const { parentPort, workerData } = require('node:worker_threads');
     parentPort.postMessage({ kind: 'too-many-pages', pages: document.numPages });
     return;
   }
-  const { createCanvas } = require(input.canvasPath);
   const pages = [];
   const transfer = [];
   for (let number = 1; number <= document.numPages; number++) {
@@ -304,9 +316,7 @@ const { parentPort, workerData } = require('node:worker_threads');
   }
   await document.destroy();
   parentPort.postMessage({ kind: 'pages', pages }, transfer);
-})().catch((error) => {
-  parentPort.postMessage({ kind: 'unreadable', detail: String(error && error.stack || error) });
-});
+}
 `;
 
 function pdfThreadInput(bytes: Buffer, maxPages: number): PdfThreadInput & { canvasPath: string } {
@@ -415,6 +425,9 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
 
   /** Started tesseract workers not in use. Created lazily: a server that never reads a file never pays. */
   const idle: TesseractHandle[] = [];
+  /** PDF threads with pdf.js loaded, not in use, and how many documents each has read. */
+  const idlePdfThreads: ThreadWorker[] = [];
+  const pdfThreadReads = new WeakMap<ThreadWorker, number>();
   const running = new Set<Job>();
   /** Documents holding a slot; counted synchronously, so that two calls in one tick cannot both take the last. */
   let active = 0;
@@ -476,34 +489,68 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
     return { text: result.data.text, confidence: result.data.confidence, words: wordsOf(result.data) };
   }
 
-  function readPdf(job: Job, bytes: Buffer): Promise<PdfThreadAnswer> {
-    const input = pdfThreadInput(bytes, settings.maxPages);
-    return new Promise<PdfThreadAnswer>((resolve, reject) => {
-      const thread = new ThreadWorker(PDF_THREAD_SOURCE, {
+  /** A warm PDF thread not in use, or a new one. */
+  function takePdfThread(): ThreadWorker {
+    const warm = idlePdfThreads.pop();
+    warm?.ref(); // working: it keeps the process alive until it answers
+    return (
+      warm ??
+      new ThreadWorker(PDF_THREAD_SOURCE, {
         eval: true,
-        workerData: input,
-        transferList: [input.bytes.buffer],
         resourceLimits: { maxOldGenerationSizeMb: PDF_THREAD_HEAP_MB },
         stdout: false,
         stderr: false,
-      });
-      job.pdfThread = thread;
+      })
+    );
+  }
+
+  function readPdf(job: Job, bytes: Buffer): Promise<PdfThreadAnswer> {
+    const input = pdfThreadInput(bytes, settings.maxPages);
+    const thread = takePdfThread();
+    job.pdfThread = thread;
+    return new Promise<PdfThreadAnswer>((resolve, reject) => {
       let answered = false;
-      thread.once('message', (answer: PdfThreadAnswer) => {
+      const onMessage = (answer: PdfThreadAnswer) => {
         answered = true;
-        resolve(answer);
-        void thread.terminate();
-      });
-      thread.once('error', (error) => {
-        // Out of memory (ERR_WORKER_OUT_OF_MEMORY) or a crash inside pdf.js: the file is the problem.
-        if (!answered) resolve({ kind: 'unreadable', detail: String(error) });
-      });
-      thread.once('exit', () => {
+        detach();
+        // A thread that read a document goes back for the next one, unless this one went wrong (whatever
+        // it left behind is not kept) or it has read enough documents to be renewed.
+        const reads = (pdfThreadReads.get(thread) ?? 0) + 1;
+        if (answer.kind === 'unreadable' || closed || job.abandoned || reads >= PDF_THREAD_MAX_DOCUMENTS) {
+          void thread.terminate();
+        } else {
+          pdfThreadReads.set(thread, reads);
+          thread.unref(); // a waiting thread never keeps the process from exiting
+          idlePdfThreads.push(thread);
+        }
         job.pdfThread = null;
-        if (!answered && job.abandoned) reject(job.abandoned);
-        else if (!answered)
-          resolve({ kind: 'unreadable', detail: 'the PDF thread stopped without answering' });
-      });
+        resolve(answer);
+      };
+      const onError = (error: Error) => {
+        // Out of memory (ERR_WORKER_OUT_OF_MEMORY) or a crash inside pdf.js: the file is the problem.
+        if (answered) return;
+        answered = true;
+        detach();
+        void thread.terminate();
+        resolve({ kind: 'unreadable', detail: String(error) });
+      };
+      const onExit = () => {
+        job.pdfThread = null;
+        if (answered) return;
+        answered = true;
+        detach();
+        if (job.abandoned) reject(job.abandoned);
+        else resolve({ kind: 'unreadable', detail: 'the PDF thread stopped without answering' });
+      };
+      const detach = () => {
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+      };
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.on('exit', onExit);
+      thread.postMessage(input, [input.bytes.buffer]);
     });
   }
 
@@ -622,6 +669,7 @@ export function createOcrService(options: Partial<OcrOptions> = {}): OcrService 
       closed = true;
       for (const waiter of waiting.splice(0)) waiter.refuse(new OcrError('busy', MESSAGES.closed));
       const stopping: Promise<void>[] = idle.splice(0).map((handle) => stopTesseract(handle));
+      for (const thread of idlePdfThreads.splice(0)) stopping.push(thread.terminate().then(() => {}));
       for (const job of running) {
         abandon(job, new OcrError('busy', MESSAGES.closed));
         if (job.tesseract) stopping.push(stopTesseract(job.tesseract));
