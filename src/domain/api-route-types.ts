@@ -78,7 +78,7 @@ export type RouteRequest = {
   query?: Readonly<Record<string, string | Fill>>;
   body?: RecipeValue;
   /** A multipart form instead of a JSON body: text fields and optionally a tiny PNG as `file.field`. */
-  form?: { fields: Readonly<Record<string, string>>; file?: { field: string } };
+  form?: { fields: Readonly<Record<string, string | Fill>>; file?: { field: string } };
 };
 
 /**
@@ -112,7 +112,7 @@ export type ApiRoute = {
    * The kind of the owner's record the call is about (the one the matrix seeds, titled with a secret, and
    * whose Read permission decides who may see it): an appointment unless said.
    */
-  resource?: 'appointments' | 'prescriptions';
+  resource?: 'appointments' | 'prescriptions' | 'lab_reports';
   /** A read: an allowed caller's answer holds the target record (the matrix checks it is there). */
   shows?: 'record';
   /**

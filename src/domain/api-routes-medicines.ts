@@ -157,3 +157,74 @@ export const medicineRoutes: readonly ApiRoute[] = [
     allowed: 404,
   },
 ];
+
+// Lab reports: their record is the owner's report (`resource: 'lab_reports'`), its type named with the
+// secret, which only ReadLabReport may see.
+const LAB = 'lab_reports' as const;
+
+export const labReportRoutes: readonly ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/lab-reports',
+    access: { permission: 'ReadLabReport' },
+    target: 'owner-patient',
+    resource: LAB,
+    request: { query: { patient: fill('owner-patient-id'), status: 'all', doctor: 'all' } },
+    allowed: 200,
+    refused: 403,
+    shows: 'record',
+  },
+  {
+    // The spec's multipart form: the fields and the report's file in one call.
+    method: 'POST',
+    path: '/api/lab-reports',
+    access: { permission: 'AddLabReport' },
+    target: 'owner-patient',
+    resource: LAB,
+    request: {
+      form: {
+        fields: {
+          patient_id: fill('owner-patient-id'),
+          report_type: 'Matrix report',
+          report_date: '2026-06-01',
+        },
+        file: { field: 'report_image' },
+      },
+    },
+    allowed: 201,
+    refused: 403,
+  },
+  {
+    // Reading a report the patient uploaded is the first step of adding one for them.
+    method: 'POST',
+    path: '/api/lab-reports/ocr',
+    access: { permission: 'AddLabReport' },
+    target: 'owner-file',
+    resource: LAB,
+    request: { body: { s3Key: fill('target-id'), patient: fill('owner-patient-id') } },
+    allowed: 200,
+    refused: 403,
+  },
+  {
+    method: 'PUT',
+    path: '/api/lab-reports/:id',
+    access: { permission: 'EditLabReport' },
+    target: 'owner-record',
+    resource: LAB,
+    request: { params: { id: fill('target-id') }, body: { report_type: 'Matrix change' } },
+    allowed: 200,
+    refused: RECORD_CHANGE_REFUSED,
+    isolation: 'case',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/lab-reports/:id',
+    access: { permission: 'DeleteLabReport' },
+    target: 'owner-record',
+    resource: LAB,
+    request: { params: { id: fill('target-id') } },
+    allowed: 200,
+    refused: RECORD_CHANGE_REFUSED,
+    isolation: 'case',
+  },
+];

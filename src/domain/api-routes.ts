@@ -13,7 +13,7 @@
 import type { ApiRoute, HttpMethod } from './api-route-types';
 import { authRoutes, careRoutes } from './api-routes-people';
 import { directoryRoutes, recordRoutes } from './api-routes-records';
-import { medicineRoutes } from './api-routes-medicines';
+import { labReportRoutes, medicineRoutes } from './api-routes-medicines';
 
 export type {
   ApiRoute,
@@ -33,6 +33,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...directoryRoutes,
   ...recordRoutes,
   ...medicineRoutes,
+  ...labReportRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

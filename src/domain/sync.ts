@@ -10,6 +10,7 @@ export const SYNCED_RESOURCES = [
   'pharmacies',
   'prescriptions',
   'dose_marks',
+  'lab_reports',
 ] as const;
 export type SyncedResource = (typeof SYNCED_RESOURCES)[number];
 

@@ -4,6 +4,7 @@ import type { Appointment } from '../domain/appointments';
 import type { MyDoctor } from '../domain/doctors';
 import type { MyPharmacy } from '../domain/pharmacies';
 import type { Prescription } from '../domain/prescriptions';
+import type { LabReport, LabReportOcrData } from '../domain/lab-reports';
 import type { DoseMark } from '../domain/medicine-schedule';
 import type {
   ActivityEntry,
@@ -86,6 +87,19 @@ export type StoredBlob = {
 };
 export type SyncStateEntry = { key: string; value: number | string };
 
+/**
+ * A lab report saved before it could be read (no connection): waiting for its upload, being read, read and
+ * waiting for the person's review (`extraction`), or failed with the server's message. Device-only.
+ */
+export type LabExtractionJob = {
+  report_id: string;
+  patient_id: string;
+  state: 'waiting' | 'reading' | 'ready' | 'failed';
+  extraction: LabReportOcrData | null;
+  message: string | null;
+  updated_at: string;
+};
+
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
@@ -103,6 +117,10 @@ export class KincareDb extends Dexie {
   prescriptions!: EntityTable<Prescription, 'id'>;
   /** Marks of the medicine schedule (synced resource `dose_marks`), found by patient and day. */
   dose_marks!: EntityTable<DoseMark, 'id'>;
+  /** The patient's lab reports (synced resource `lab_reports`). */
+  lab_reports!: EntityTable<LabReport, 'id'>;
+  /** Reports chosen without a connection, to be read once their file is uploaded (lab-report-extractions.ts). */
+  labExtractions!: EntityTable<LabExtractionJob, 'report_id'>;
   serverRows!: EntityTable<ServerRow, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
   blobs!: EntityTable<StoredBlob, 'id'>;
@@ -132,6 +150,7 @@ export class KincareDb extends Dexie {
       prescriptions: 'id, patient_id',
       dose_marks: 'id, [patient_id+date]',
     });
+    this.version(5).stores({ lab_reports: 'id, patient_id', labExtractions: 'report_id, state' });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
     this.on('versionchange', (event: IDBVersionChangeEvent) => {

@@ -51,6 +51,7 @@ export function startSync(userId: string, hooks: Hooks): () => void {
         if (result.problem === 'signed-out' && sentToken && (await endSession(sentToken)))
           hooks.onSessionEnded?.();
         hooks.onResult(result);
+        if (result.problem === undefined) void readReportsChosenOffline();
       } while (again && !stopped && result.problem === undefined);
       return result;
     })().finally(() => {
@@ -88,6 +89,18 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   const registration = { runNow: run, stop };
   registerRunningSync(registration);
   return stop;
+}
+
+/** Lab reports chosen offline are read once their files are uploaded (loaded only when one waits). */
+async function readReportsChosenOffline(): Promise<void> {
+  try {
+    const db = userDb();
+    if ((await db.labExtractions.where('state').equals('waiting').count()) === 0) return;
+    const { readWaitingReports } = await import('./lab-report-extractions');
+    await readWaitingReports(db);
+  } catch {
+    // Signed out meanwhile, or the module could not load offline: the next sync tries again.
+  }
 }
 
 async function serviceWorkerRegistration(): Promise<BackgroundRegistration | null> {

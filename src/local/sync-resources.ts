@@ -27,6 +27,7 @@ export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   pharmacies: 'name',
   prescriptions: 'medicine_name',
   dose_marks: 'label',
+  lab_reports: 'report_type',
 };
 
 /**

@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health';
 import { authRoutes } from './routes/auth';
 import { appointmentRoutes } from './routes/appointments';
 import { prescriptionRoutes } from './routes/prescriptions';
+import { labReportRoutes } from './routes/lab-reports';
 import { decoratePush, pushRoutes } from './routes/push';
 import { doctorRoutes, pharmacyRoutes } from './routes/directory';
 import { syncRoutes } from './routes/sync';
@@ -106,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(doctorRoutes, { prefix: '/doctors' });
       await api.register(pharmacyRoutes, { prefix: '/pharmacies' });
       await api.register(prescriptionRoutes, { prefix: '/prescriptions' });
+      await api.register(labReportRoutes, { prefix: '/lab-reports' });
       await api.register(pushRoutes, { prefix: '/push' });
       await api.register(syncRoutes, { prefix: '/sync' });
       await api.register(requestRoutes, { prefix: '/request' });

@@ -111,6 +111,10 @@ for (const viewport of VIEWPORTS) {
               .first(),
           ).toBeVisible();
           await page.goBack();
+        } else if (id === 'results') {
+          await expect(main(page).getByText('No reports found.')).toBeVisible();
+          await expect(main(page).getByRole('button', { name: 'Upload a report' })).toBeVisible();
+          await page.goBack();
         } else {
           // An honest "coming soon": what it will do, that nothing is kept there yet, and the way back.
           await expect(main(page)).toContainText('Coming soon');
@@ -227,7 +231,6 @@ for (const viewport of VIEWPORTS) {
       const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
       await signInThroughUi(page, email);
       const sections: [string, string][] = [
-        ['/lab-report', 'Lab Report History'],
         ['/medical-history', 'Medical History'],
         ['/subscription', 'Subscription Plans'],
       ];

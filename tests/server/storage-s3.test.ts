@@ -370,7 +370,7 @@ describe('the app on the S3 store', () => {
 
     const csp = profile.headers['content-security-policy'];
     expect(csp).toContain(`img-src 'self' data: blob: ${endpoint};`);
-    expect(csp).toContain("connect-src 'self';");
+    expect(csp).toContain(`connect-src 'self' ${endpoint};`);
     expect(csp).toContain("object-src 'none'");
     const route = await ctx.app.inject({
       method: 'GET',
@@ -398,10 +398,10 @@ describe('the app on the S3 store', () => {
 });
 
 describe('the page CSP', () => {
-  it('gains the store origin in img-src only', () => {
+  it('gains the store origin in img-src and connect-src only', () => {
     const policy = "default-src 'self';img-src 'self' data: blob:;connect-src 'self';object-src 'none'";
     expect(allowingFileLinks(policy, 'https://files.example.net')).toBe(
-      "default-src 'self';img-src 'self' data: blob: https://files.example.net;connect-src 'self';object-src 'none'",
+      "default-src 'self';img-src 'self' data: blob: https://files.example.net;connect-src 'self' https://files.example.net;object-src 'none'",
     );
   });
 });

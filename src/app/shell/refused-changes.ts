@@ -16,6 +16,7 @@ const RESOURCE_NOUN: Record<SyncedResource, string> = {
   pharmacies: 'pharmacy',
   prescriptions: 'prescription',
   dose_marks: 'dose mark',
+  lab_reports: 'lab report',
 };
 
 /** The appointment form's fields, in its order and with its labels. */
@@ -52,6 +53,11 @@ const TYPED_FIELDS: Record<SyncedResource, readonly TypedField<string>[]> = {
     { field: 'date', label: 'Day', kind: 'text' },
     { field: 'time', label: 'Time', kind: 'text' },
     { field: 'is_taken', label: 'Taken', kind: 'choice' },
+  ],
+  lab_reports: [
+    { field: 'report_type', label: 'Report Type', kind: 'text' },
+    { field: 'report_date', label: 'Report Date', kind: 'text' },
+    { field: 'attachment_key', label: 'Report file', kind: 'file' },
   ],
 };
 

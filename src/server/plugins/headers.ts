@@ -49,8 +49,11 @@ function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-/** The directives of the page's CSP that must reach the file store's signed links. */
-const FILE_LINK_DIRECTIVES = ['img-src'];
+/**
+ * The directives of the page's CSP that must reach the file store's signed links: images are shown from
+ * them, and the lab report preview's pdf.js fetches a PDF (the bucket must allow the app's origin by CORS).
+ */
+const FILE_LINK_DIRECTIVES = ['img-src', 'connect-src'];
 
 /** `policy` with `origin` added to each of FILE_LINK_DIRECTIVES it has (the others left as they are). */
 export function allowingFileLinks(policy: string, origin: string): string {

@@ -5,6 +5,7 @@ import { readScopeOf } from '../services/access';
 import { recordPulledPage } from '../services/care-activity';
 import { pullChanges } from '../services/sync-pull';
 import { applyPushedChanges } from '../services/sync-push';
+import { removeFilesIfUnused } from '../services/orphan-files';
 import { typedAnswer } from './typed-answer';
 
 // GET /api/sync/pull: every change the caller may see since the cursor, in pages (a caregiver's pages are
@@ -46,7 +47,9 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      results: await applyPushedChanges(app.db, request.auth, request.body.changes, request.log),
+      results: await applyPushedChanges(app.db, request.auth, request.body.changes, request.log, (keys) =>
+        removeFilesIfUnused(app.db, app.storage, keys),
+      ),
     }),
   );
 };

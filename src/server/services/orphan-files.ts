@@ -28,6 +28,33 @@ async function keysInUse(db: Database): Promise<Set<string>> {
 }
 
 /**
+ * Removes the files a committed change stopped referring to (a deleted lab report's file) at once, each
+ * unless a live record or a profile still holds it; the daily sweep below is the backstop for the rest.
+ */
+export async function removeFilesIfUnused(
+  db: Database,
+  storage: FileStorage,
+  keys: Iterable<string>,
+): Promise<number> {
+  let removed = 0;
+  for (const key of keys) {
+    const [held] = await queryRows<{ held: boolean }>(
+      db,
+      sql`select exists (
+            select 1 from ${records}
+            where ${records.deletedAt} is null
+              and jsonb_path_exists(${records.data}, 'strict $.** ? (@ == $key)', jsonb_build_object('key', ${key}::text))
+          ) or exists (select 1 from ${users} where ${users.photoKey} = ${key}) as held`,
+    );
+    if (held?.held) continue;
+    await storage.remove(key);
+    await db.delete(uploads).where(eq(uploads.key, key));
+    removed += 1;
+  }
+  return removed;
+}
+
+/**
  * Removes every stored file older than `before` that nothing refers to: those with an uploads row (the
  * row goes too) and those on disk with no row at all. Answers how many files were removed.
  */

@@ -38,6 +38,11 @@ export type MutationContext = {
   auth: AuthUser;
   access: AccessChecks;
   writeOptions: WriteOptions;
+  /**
+   * Keys of stored files a mutation stopped referring to (a deleted lab report's file). The caller removes
+   * each after its transaction commits, unless a live record still holds it (orphan-files.ts).
+   */
+  releasedFiles?: Set<string>;
 };
 
 /**
@@ -76,7 +81,13 @@ export function accessChecks(auth: AuthUser, options: { cached: boolean }): Acce
 
 /** The context of one REST call: its own transaction, no cache, the version lock still to take. */
 export function restContext(tx: Transaction, auth: AuthUser): MutationContext {
-  return { tx, auth, access: accessChecks(auth, { cached: false }), writeOptions: {} };
+  return {
+    tx,
+    auth,
+    access: accessChecks(auth, { cached: false }),
+    writeOptions: {},
+    releasedFiles: new Set(),
+  };
 }
 
 /**

@@ -44,6 +44,21 @@ export async function applyPushedChanges(
   auth: AuthUser,
   changes: readonly PushChange[],
   log: FastifyBaseLogger,
+  /** Gets the files the committed batch stopped referring to (see MutationContext.releasedFiles). */
+  onReleasedFiles?: (keys: ReadonlySet<string>) => Promise<unknown>,
+): Promise<PushResult[]> {
+  const released = new Set<string>();
+  const results = await applyItems(db, auth, changes, log, released);
+  if (released.size > 0 && onReleasedFiles) await onReleasedFiles(released);
+  return results;
+}
+
+async function applyItems(
+  db: Database,
+  auth: AuthUser,
+  changes: readonly PushChange[],
+  log: FastifyBaseLogger,
+  released: Set<string>,
 ): Promise<PushResult[]> {
   const items: Item[] = changes.map((change) => ({
     key: change.idempotency_key,
@@ -51,11 +66,12 @@ export async function applyPushedChanges(
     mutation: SYNCED_MUTATIONS[change.resource][change.op](change),
   }));
   try {
-    return await applyBatch(db, auth, items, log, { savepoints: false });
+    return await applyBatch(db, auth, items, log, { savepoints: false, released });
   } catch (error) {
     if (!(error instanceof ItemDidNotSucceed)) throw error;
     log.debug({ err: error.cause }, 'a pushed batch runs again, an item at a time');
-    return applyBatch(db, auth, items, log, { savepoints: true });
+    released.clear(); // the first attempt rolled back: what it released is held again
+    return applyBatch(db, auth, items, log, { savepoints: true, released });
   }
 }
 
@@ -64,7 +80,7 @@ async function applyBatch(
   auth: AuthUser,
   items: readonly Item[],
   log: FastifyBaseLogger,
-  { savepoints }: { savepoints: boolean },
+  { savepoints, released }: { savepoints: boolean; released: Set<string> },
 ): Promise<PushResult[]> {
   return db.transaction(async (tx) => {
     const calls = items.flatMap(({ key, mutation }) =>
@@ -75,6 +91,7 @@ async function applyBatch(
       auth,
       access: accessChecks(auth, { cached: true }),
       writeOptions: { versionLockHeld: ledger.mayWrite },
+      releasedFiles: released,
     };
     if (ledger.mayWrite) {
       // Asked before the version lock, which every writer waits for, rather than by the first item under

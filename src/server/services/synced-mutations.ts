@@ -2,6 +2,7 @@ import type { SyncedResource } from '../../domain/sync';
 import { appointmentMutations } from './appointment-mutations';
 import { doctorMutations } from './doctor-mutations';
 import { doseMarkMutations } from './dose-mark-mutations';
+import { labReportMutations } from './lab-report-mutations';
 import { pharmacyMutations } from './pharmacy-mutations';
 import { prescriptionMutations } from './prescription-mutations';
 import type { ResourceMutations } from './record-mutations';
@@ -15,4 +16,5 @@ export const SYNCED_MUTATIONS: Record<SyncedResource, ResourceMutations> = {
   pharmacies: pharmacyMutations,
   prescriptions: prescriptionMutations,
   dose_marks: doseMarkMutations,
+  lab_reports: labReportMutations,
 };

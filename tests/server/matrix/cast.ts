@@ -235,6 +235,28 @@ async function ownerPrescription(ctx: TestContext, owner: Person): Promise<Cast[
   return record;
 }
 
+/** The owner's lab report, its type named with the secret, holding the owner's file. */
+async function ownerLabReport(
+  ctx: TestContext,
+  owner: Person,
+  fileKey: string | null,
+): Promise<Cast['record']> {
+  const record = { id: randomUUID(), title: `Matrix secret ${randomUUID()}` };
+  const response = await as(ctx, owner, {
+    method: 'POST',
+    url: '/api/lab-reports',
+    payload: {
+      id: record.id,
+      patient_id: owner.patientId,
+      report_type: record.title,
+      report_date: '2026-01-01',
+      attachment_key: fileKey ?? (await ownerFile(ctx, owner)),
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`seeding the owner's lab report failed: ${response.body}`);
+  return record;
+}
+
 async function ownerRecord(
   ctx: TestContext,
   owner: Person,
@@ -352,7 +374,9 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
     ? null
     : route.resource === 'prescriptions'
       ? await ownerPrescription(ctx, owner)
-      : await ownerRecord(ctx, owner, fileKey);
+      : route.resource === 'lab_reports'
+        ? await ownerLabReport(ctx, owner, fileKey)
+        : await ownerRecord(ctx, owner, fileKey);
   const invitation =
     unlinked && (seedsCareLists(route) || route.target === 'invitation')
       ? await inviteUnlinked(ctx, owner, unlinked, ['ReadAppointment'])

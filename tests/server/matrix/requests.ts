@@ -67,7 +67,7 @@ export function requestFor(route: ApiRoute, cast: Cast, token: string | null): I
     const files = form.file
       ? [{ field: form.file.field, filename: 'matrix.png', contentType: 'image/png', bytes: TINY_PNG }]
       : [];
-    const multipart = multipartForm({ ...form.fields }, files);
+    const multipart = multipartForm(resolveStrings(form.fields, cast), files);
     return { ...options, payload: multipart.payload, headers: { ...headers, ...multipart.headers } };
   }
   if (body !== undefined) {

@@ -1,7 +1,7 @@
 // What each menu entry without a screen yet will do, in the words of the spec's sections (SPEC sections 1,
 // 2 and 7), and what a person can do meanwhile. Titles are the spec's page titles.
 
-export type ComingSoonSection = 'lab-report' | 'medical-history' | 'subscription';
+export type ComingSoonSection = 'medical-history' | 'subscription';
 
 type Section = { title: string; will: string[]; meanwhile: { patient: string; caregiver: string } };
 
@@ -11,14 +11,6 @@ const KEEP_APPOINTMENTS = {
 };
 
 export const COMING_SOON: Record<ComingSoonSection, Section> = {
-  'lab-report': {
-    title: 'Lab Report History',
-    will: [
-      'Upload a lab report as a photo or a PDF.',
-      'Read the values from it for you to check before saving, and show your latest results on the dashboard.',
-    ],
-    meanwhile: KEEP_APPOINTMENTS,
-  },
   'medical-history': {
     title: 'Medical History',
     will: [

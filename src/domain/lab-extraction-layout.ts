@@ -1,0 +1,124 @@
+import type { OcrPageLayout, OcrWord } from './ocr-layout';
+
+// Lines and cells rebuilt from where a page's words stand (lab-extraction.ts reads them as table rows).
+//
+// Choices:
+// - Every distance is measured in the page's typical word height (the median), since units differ by page.
+// - A word joins the line whose last word, to its left, stands at the nearest height within half a word
+//   height. Comparing with the last word rather than the line's first lets a slightly skewed photo's line
+//   drift across the page and stay one line. Words tesseract put on one line (word.line) move together.
+// - A cell is a run of words with gaps of less than a word height: wider than the spaces between words
+//   of one phrase, narrower than the gutter between columns.
+
+export type Cell = { words: OcrWord[]; text: string; x0: number; x1: number };
+export type Line = {
+  words: OcrWord[];
+  cells: Cell[];
+  text: string;
+  y0: number;
+  y1: number;
+  yc: number;
+};
+export type PageLines = {
+  page: number;
+  width: number;
+  height: number;
+  wordHeight: number;
+  /** The usual distance between one line and the next (the median). */
+  pitch: number;
+  lines: Line[];
+};
+
+const CELL_GAP_IN_HEIGHTS = 0.9;
+const SAME_LINE_IN_HEIGHTS = 0.5;
+
+const center = (word: OcrWord) => (word.y0 + word.y1) / 2;
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+type Unit = { words: OcrWord[]; x0: number; x1: number; yc: number };
+
+// Words that tesseract numbered as one line travel together, at that line's mean height.
+function unitsOf(words: OcrWord[]): Unit[] {
+  const units: Unit[] = [];
+  const byLine = new Map<number, OcrWord[]>();
+  for (const word of words) {
+    if (word.line === undefined) {
+      units.push({ words: [word], x0: word.x0, x1: word.x1, yc: center(word) });
+    } else {
+      byLine.set(word.line, [...(byLine.get(word.line) ?? []), word]);
+    }
+  }
+  for (const lineWords of byLine.values()) {
+    // A tesseract line can run through a gutter into the next table: split it where a wide gap is.
+    const sorted = [...lineWords].sort((a, b) => a.x0 - b.x0);
+    const yc = sorted.reduce((sum, word) => sum + center(word), 0) / sorted.length;
+    for (const word of sorted) units.push({ words: [word], x0: word.x0, x1: word.x1, yc });
+  }
+  return units.sort((a, b) => a.x0 - b.x0);
+}
+
+function cellsOf(words: OcrWord[], wordHeight: number): Cell[] {
+  const cells: Cell[] = [];
+  for (const word of words) {
+    const last = cells.at(-1);
+    if (last && word.x0 - last.x1 < CELL_GAP_IN_HEIGHTS * wordHeight) {
+      last.words.push(word);
+      last.text = `${last.text} ${word.text}`;
+      last.x1 = Math.max(last.x1, word.x1);
+    } else {
+      cells.push({ words: [word], text: word.text, x0: word.x0, x1: word.x1 });
+    }
+  }
+  return cells;
+}
+
+export function cellsFromWords(words: OcrWord[], wordHeight: number): Cell[] {
+  return cellsOf(
+    [...words].sort((a, b) => a.x0 - b.x0),
+    wordHeight,
+  );
+}
+
+export function linesOfPage(page: OcrPageLayout): PageLines {
+  const words = page.words
+    .map((word) => ({ ...word, text: word.text.trim() }))
+    .filter((word) => word.text.length > 0 && word.x1 >= word.x0 && word.y1 >= word.y0);
+  const wordHeight = median(words.map((word) => word.y1 - word.y0)) || 1;
+  const open: { units: Unit[]; tail: Unit }[] = [];
+  for (const unit of unitsOf(words)) {
+    let best: (typeof open)[number] | null = null;
+    let bestDistance = Infinity;
+    for (const line of open) {
+      const distance = Math.abs(line.tail.yc - unit.yc);
+      if (distance > SAME_LINE_IN_HEIGHTS * wordHeight) continue;
+      if (line.tail.x1 > unit.x0 + wordHeight && line.tail.yc !== unit.yc) continue;
+      if (distance < bestDistance) {
+        best = line;
+        bestDistance = distance;
+      }
+    }
+    if (best) {
+      best.units.push(unit);
+      best.tail = unit;
+    } else {
+      open.push({ units: [unit], tail: unit });
+    }
+  }
+  const lines = open.map(({ units }) => {
+    const lineWords = units.flatMap((unit) => unit.words).sort((a, b) => a.x0 - b.x0);
+    const cells = cellsOf(lineWords, wordHeight);
+    const y0 = Math.min(...lineWords.map((word) => word.y0));
+    const y1 = Math.max(...lineWords.map((word) => word.y1));
+    const yc = lineWords.reduce((sum, word) => sum + center(word), 0) / lineWords.length;
+    return { words: lineWords, cells, text: cells.map((cell) => cell.text).join('  '), y0, y1, yc };
+  });
+  lines.sort((a, b) => a.yc - b.yc);
+  const pitch =
+    median(lines.slice(1).map((line, index) => line.yc - (lines[index]?.yc ?? 0))) || wordHeight * 1.5;
+  return { page: page.page, width: page.width, height: page.height, wordHeight, pitch, lines };
+}

@@ -1,0 +1,159 @@
+import { findAnalyte, suggestReportType } from './lab-analytes';
+import { headerOf, placeCells, type Header } from './lab-extraction-header';
+import { linesOfPage, type Line, type PageLines } from './lab-extraction-layout';
+import { findDoctor, findReportDate } from './lab-extraction-meta';
+import { resultOf } from './lab-extraction-review';
+import { rowFromColumns, rowsByShape, type RawRow, type TaggedCell } from './lab-extraction-row';
+import type { LabExtraction } from './lab-results';
+import type { OcrPageLayout } from './ocr-layout';
+
+// Issue 12: a lab report's result table, its ordering doctor and its date, read from the words OCR found on
+// each page and where they stand (ocr-layout.ts). Pure: the server's OCR service gives the layout, the
+// person reviews what this answers.
+//
+// Choices:
+// - Lines are rebuilt from word positions and cut into cells at wide gaps (lab-extraction-layout.ts). A
+//   header line fixes the columns of the table below it, and of the next pages until another header
+//   (lab-extraction-header.ts); without one, each line is read by the shape of its cells
+//   (lab-extraction-row.ts).
+// - A line with a name but no value is a section title ('LIPID PANEL'), a wrapped name, or text. When it is
+//   short and set no further from a row than the page's usual line pitch, it joins the row above or below
+//   when together they name a known analyte, when it opens with '(' or a small letter or the name above
+//   leaves a parenthesis open, or when the row below has values and no name; otherwise it is not a row.
+// - Lines repeated at the top or bottom of several pages (a page header or footer) are not rows.
+// - Rows are kept per table, left table first on a page, and each is checked (lab-extraction-review.ts).
+// - A row read without a value is not a result; a line that does not read as a row is left out rather than
+//   guessed at.
+
+export type ExtractOptions = {
+  /** YYYY-MM-DD: dates after it are not report dates. */
+  today?: string;
+};
+
+type Entry =
+  | { kind: 'row'; row: RawRow; line: number; region: number; yc: number }
+  | { kind: 'text'; text: string; line: number; region: number; yc: number; title: boolean };
+
+const SECTION_WORDS =
+  /^(?:chemistry|hematology|haematology|lipids?|lipid panel|lipid profile|urinalysis|thyroid|endocrinology|immunology|serology|coagulation|general chemistry|routine chemistry|special chemistry|complete blood count|cbc(?: with differential)?|differential|comprehensive metabolic panel|basic metabolic panel|cmp|bmp|liver function|kidney function|renal function|iron studies|vitamins?|diabetes|urine|microscopic|macroscopic|results?|test results?|lab results?|panel|profile)\b/i;
+
+function looksLikeTitle(text: string): boolean {
+  const letters = text.replace(/[^A-Za-z]/g, '');
+  return (
+    SECTION_WORDS.test(text.trim()) ||
+    /:\s*$/.test(text) ||
+    /\b(?:panel|profile|count|studies|function|screen)\s*$/i.test(text) ||
+    (letters.length >= 3 && letters === letters.toUpperCase() && text.trim().split(/\s+/).length >= 2)
+  );
+}
+
+const edgeKey = (line: Line) => line.text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+
+// Lines printed at the top or bottom of more than one page: a page header or footer.
+function repeatedEdges(pages: PageLines[]): Set<string> {
+  const seen = new Map<string, Set<number>>();
+  for (const page of pages) {
+    for (const line of page.lines) {
+      const atEdge = line.yc < page.height * 0.2 || line.yc > page.height * 0.85;
+      if (!atEdge) continue;
+      const key = edgeKey(line);
+      seen.set(key, (seen.get(key) ?? new Set()).add(page.page));
+    }
+  }
+  return new Set([...seen].filter(([, onPages]) => onPages.size > 1).map(([key]) => key));
+}
+
+function entriesOfLine(line: Line, index: number, page: PageLines, header: Header | null): Entry[] {
+  const groups: TaggedCell[][] = header
+    ? placeCells(line.cells, header, page.width, page.wordHeight)
+    : [line.cells.map((cell) => ({ ...cell, kind: null }))];
+  const entries: Entry[] = [];
+  groups.forEach((cells, region) => {
+    if (cells.length === 0) return;
+    const row = header ? rowFromColumns(cells) : null;
+    const rows = row ? [row] : rowsByShape(cells);
+    if (rows.length > 0) {
+      rows.forEach((row, offset) =>
+        entries.push({ kind: 'row', row, line: index, region: region + offset, yc: line.yc }),
+      );
+      return;
+    }
+    const text = cells.map((cell) => cell.text).join(' ');
+    if (/[a-z]/i.test(text))
+      entries.push({ kind: 'text', text, line: index, region, yc: line.yc, title: looksLikeTitle(text) });
+  });
+  return entries;
+}
+
+const known = (name: string) => findAnalyte(name) !== null;
+
+// A row of an analyte Kincare does not know needs more than a number to be a result: a unit or a range
+// ('Suite 200' and 'Patient ID: 12345' are not results).
+const believable = (row: RawRow) =>
+  known(row.name) ||
+  (!/:/.test(row.name) && (row.unit !== '' || row.range !== '') && /[a-z]{2}/i.test(row.name));
+
+// Wrapped names: a name-only line joins the row above or below it in the same table.
+function joinWrappedNames(entries: Entry[], pitch: number): RawRow[][] {
+  const byRegion = new Map<number, Entry[]>();
+  for (const entry of entries) byRegion.set(entry.region, [...(byRegion.get(entry.region) ?? []), entry]);
+  const regions = [...byRegion.keys()].sort((a, b) => a - b);
+  return regions.map((region) => {
+    const list = byRegion.get(region) ?? [];
+    list.forEach((entry, at) => {
+      // A wrapped name is short and set close to its row; a note under the table is neither.
+      if (entry.kind !== 'text' || entry.text.split(/\s+/).length > 5) return;
+      const close = (other: Entry | undefined) =>
+        other !== undefined &&
+        Math.abs(other.line - entry.line) === 1 &&
+        Math.abs(other.yc - entry.yc) <= 1.2 * pitch;
+      const above = list[at - 1];
+      const below = list[at + 1];
+      const rowAbove = above?.kind === 'row' && close(above) ? above.row : null;
+      const rowBelow = below?.kind === 'row' && close(below) ? below.row : null;
+      if (
+        rowBelow &&
+        (rowBelow.name === '' || (!known(rowBelow.name) && known(`${entry.text} ${rowBelow.name}`)))
+      ) {
+        rowBelow.name = `${entry.text} ${rowBelow.name}`.trim();
+        return;
+      }
+      if (entry.title) return;
+      const continues =
+        /^[(a-z]/.test(entry.text) ||
+        /[-,/&(]$|\band$|\([^)]*$/.test(rowAbove?.name ?? '') ||
+        (rowAbove !== null &&
+          known(`${rowAbove.name} ${entry.text}`) &&
+          findAnalyte(rowAbove.name) !== findAnalyte(`${rowAbove.name} ${entry.text}`));
+      if (rowAbove && continues) rowAbove.name = `${rowAbove.name} ${entry.text}`;
+    });
+    return list.flatMap((entry) => (entry.kind === 'row' && entry.row.name !== '' ? [entry.row] : []));
+  });
+}
+
+export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions = {}): LabExtraction {
+  const pageLines = [...pages].sort((a, b) => a.page - b.page).map(linesOfPage);
+  const edges = repeatedEdges(pageLines);
+  let header: Header | null = null;
+  const rows: RawRow[] = [];
+  for (const page of pageLines) {
+    const entries: Entry[] = [];
+    page.lines.forEach((line, index) => {
+      const lineHeader = headerOf(line, page.width);
+      if (lineHeader) {
+        header = lineHeader;
+        return;
+      }
+      if (edges.has(edgeKey(line))) return;
+      entries.push(...entriesOfLine(line, index, page, header));
+    });
+    for (const regionRows of joinWrappedNames(entries, page.pitch)) rows.push(...regionRows);
+  }
+  const lab_results = rows.filter(believable).map(resultOf);
+  return {
+    doctor_name: findDoctor(pageLines),
+    report_date: findReportDate(pageLines, options.today),
+    lab_results,
+    report_type: suggestReportType(lab_results.flatMap((result) => (result.code ? [result.code] : []))),
+  };
+}
