@@ -28,12 +28,15 @@ const base64Url = (bytes: number, message: string) =>
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, message)
     .refine((value) => Math.floor((value.replace(/=+$/, '').length * 3) / 4) === bytes, message);
 
+/** A push service's address: a URL (so no control characters, which the database would refuse). */
+const endpointSchema = z
+  .string({ error: REMINDER_MESSAGES.endpointInvalid })
+  .max(1000, REMINDER_MESSAGES.endpointInvalid)
+  .pipe(z.url({ error: REMINDER_MESSAGES.endpointInvalid }));
+
 /** POST /api/push/subscriptions: what PushSubscription.toJSON() gives, and the device's zone. */
 export const pushSubscriptionBodySchema = z.object({
-  endpoint: z
-    .string({ error: REMINDER_MESSAGES.endpointInvalid })
-    .max(1000, REMINDER_MESSAGES.endpointInvalid)
-    .pipe(z.url({ error: REMINDER_MESSAGES.endpointInvalid })),
+  endpoint: endpointSchema,
   keys: z.object(
     {
       /** The browser's P-256 public key, uncompressed (65 bytes). */
@@ -47,11 +50,7 @@ export const pushSubscriptionBodySchema = z.object({
 });
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
 
-export const pushUnsubscribeBodySchema = z.object({
-  endpoint: z
-    .string({ error: REMINDER_MESSAGES.endpointInvalid })
-    .max(1000, REMINDER_MESSAGES.endpointInvalid),
-});
+export const pushUnsubscribeBodySchema = z.object({ endpoint: endpointSchema });
 
 export const pushPublicKeySchema = z.object({ publicKey: z.string() });
 

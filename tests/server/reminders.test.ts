@@ -326,6 +326,15 @@ describe('medicine reminders', () => {
       payload: { endpoint: mine.endpoint },
     });
     expect(removed.statusCode).toBe(200);
+    // An endpoint that is not an address (a control character in it, as the fuzz gate sent) is a 400.
+    for (const endpoint of ['5e5a1ee9-0009-1000-816b-6873168e626a\u0000', 'not an address']) {
+      const refused = await as(ctx, carer, {
+        method: 'DELETE',
+        url: '/api/push/subscriptions',
+        payload: { endpoint },
+      });
+      expect(refused.statusCode, endpoint).toBe(400);
+    }
     expect((await ctx.app.inject({ method: 'GET', url: '/api/push/public-key' })).statusCode).toBe(401);
     const key = await as(ctx, patient, { method: 'GET', url: '/api/push/public-key' });
     expect(key.json().publicKey).toBe(ctx.app.pushSender().publicKey);
