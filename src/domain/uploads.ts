@@ -41,6 +41,7 @@ export const UPLOAD_MESSAGES = {
   imageTooManyPixels: (pixels: number) =>
     `This image is too large: it may have at most ${Number((pixels / 1_000_000).toFixed(1))} million pixels. Save a smaller copy and upload that.`,
   imageUnreadable: 'This image could not be read. Save it again as a PNG, JPEG or WebP and upload that.',
+  profileForPatient: 'A profile photo is your own: leave out patient.',
 } as const;
 
 /** HEIC/HEIF (iPhone photos) is taken in and kept as a JPEG (the server converts it as it arrives). */
@@ -74,16 +75,21 @@ export function uploadProblem(type: UploadType, file: { type: string; size: numb
   return null;
 }
 
-/** A stored file's key: `<type>/<32 hex>.<ext>` (the server's store checks it strictly too). */
+/**
+ * A stored file's key: `<type>/<owner: 32 hex>/<32 hex>.<ext>`, or `<type>/<32 hex>.<ext>` as keys were
+ * written before files had owners (the server's store checks it strictly too).
+ */
 export const fileKeySchema = z
   .string()
   .regex(
-    /^(lab|prescription|profile|appointment)\/[0-9a-f]{32}\.(png|jpg|webp|pdf)$/,
+    /^(lab|prescription|profile|appointment)\/([0-9a-f]{32}\/)?[0-9a-f]{32}\.(png|jpg|webp|pdf)$/,
     UPLOAD_MESSAGES.keyInvalid,
   );
 
 export const uploadQuerySchema = z.object({
   type: z.enum(UPLOAD_TYPES, { error: UPLOAD_MESSAGES.typeInvalid }),
+  /** The patient the document is for (a caregiver's upload); the patient's own by default. */
+  patient: z.uuid({ error: 'Choose a valid patient.' }).optional(),
 });
 export const uploadResponseSchema = z.object({
   files: z.array(z.object({ url: z.string(), key: z.string() })).min(1),

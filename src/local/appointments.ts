@@ -18,7 +18,8 @@ export type NewAppointment = LocalFields & {
   attachment?: Attachment | null;
 };
 
-const keepAttachment = (attachment: Attachment) => keepFile(attachment, 'appointment');
+const keepAttachment = (attachment: Attachment, patientId: string) =>
+  keepFile(attachment, 'appointment', patientId);
 
 export async function addAppointment(
   db: KincareDb,
@@ -27,7 +28,7 @@ export async function addAppointment(
 ): Promise<string> {
   const { attachment, patient_id, caregiver_id, ...rest } = input;
   const fields = localFieldsSchema.parse(rest);
-  const blob = attachment ? keepAttachment(attachment) : null;
+  const blob = attachment ? keepAttachment(attachment, patient_id) : null;
   const id = crypto.randomUUID();
   const stamp = now.toISOString();
   const payload = {
@@ -62,7 +63,7 @@ export async function editAppointment(
   if (!current) throw new Error('This appointment no longer exists.');
   const checked = localFieldsSchema.partial().parse(changes);
   const patch = changedFieldsOf(current, checked);
-  const blob = attachment ? keepAttachment(attachment) : null;
+  const blob = attachment ? keepAttachment(attachment, current.patient_id) : null;
   if (attachment !== undefined) patch.attachment_key = blob ? `${BLOB_REFERENCE_PREFIX}${blob.id}` : null;
   if (Object.keys(patch).length === 0) return;
   await enqueue(

@@ -83,6 +83,8 @@ export type StoredBlob = {
   name: string;
   type: string;
   uploadType: UploadType;
+  /** The patient the file is for: it is filed in their folder on the server (absent on older blobs). */
+  patientId?: string;
   uploadedKey?: string;
 };
 export type SyncStateEntry = { key: string; value: number | string };

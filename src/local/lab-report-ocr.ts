@@ -30,14 +30,19 @@ function serverMessage(error: unknown): string | null {
 /** Uploads the report's file; answers its key. `onProgress` gets whole percents as the bytes go. */
 export async function uploadReportFile(
   file: Blob,
-  options: { onProgress?: (percent: number) => void; signal?: AbortSignal } = {},
+  options: {
+    /** The patient the report is for: it is filed in their folder. */
+    patientId?: string | undefined;
+    onProgress?: (percent: number) => void;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<string> {
   const form = new FormData();
   form.append('image', file, file instanceof File ? file.name : 'report');
   let response;
   try {
     response = await http.post('/upload-image', form, {
-      params: { type: 'lab' },
+      params: { type: 'lab', ...(options.patientId ? { patient: options.patientId } : {}) },
       timeout: 120_000,
       ...(options.signal ? { signal: options.signal } : {}),
       onUploadProgress: (event) => {

@@ -47,7 +47,7 @@ export async function addLabReport(
   now = new Date(),
 ): Promise<string> {
   const fields = localFieldsSchema.parse(input.fields);
-  const blob = 'uploadedKey' in input.file ? null : keepFile(input.file, 'lab');
+  const blob = 'uploadedKey' in input.file ? null : keepFile(input.file, 'lab', input.patient_id);
   const id = crypto.randomUUID();
   const stamp = now.toISOString();
   const payload = {

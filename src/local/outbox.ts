@@ -29,8 +29,16 @@ export type QueuedChange = {
 export function keepFile(
   file: { blob: Blob; name: string },
   uploadType: StoredBlob['uploadType'],
+  patientId: string,
 ): StoredBlob {
-  return { id: crypto.randomUUID(), blob: file.blob, name: file.name, type: file.blob.type, uploadType };
+  return {
+    id: crypto.randomUUID(),
+    blob: file.blob,
+    name: file.name,
+    type: file.blob.type,
+    uploadType,
+    patientId,
+  };
 }
 
 /**

@@ -21,7 +21,7 @@ export async function readLabelPhoto(
   const form = new FormData();
   form.append('image', photo, photo instanceof File ? photo.name : 'label.jpg');
   const uploaded = await http.post('/upload-image', form, {
-    params: { type: 'prescription' },
+    params: { type: 'prescription', ...(options.patientId ? { patient: options.patientId } : {}) },
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const key = uploadResponseSchema.parse(uploaded.data).files[0]?.key;

@@ -26,8 +26,8 @@ export type NewPrescription = LocalFields & {
   photo?: LabelPhoto | null;
 };
 
-function keepPhoto(photo: LabelPhoto): StoredBlob | null {
-  return 'uploadedKey' in photo ? null : keepFile(photo, 'prescription');
+function keepPhoto(photo: LabelPhoto, patientId: string): StoredBlob | null {
+  return 'uploadedKey' in photo ? null : keepFile(photo, 'prescription', patientId);
 }
 
 /** What the record's attachment_key holds: the uploaded key, the device's blob, or nothing. */
@@ -49,7 +49,7 @@ export async function addPrescription(
   const { photo, patient_id, caregiver_id, ...rest } = input;
   const fields = localFieldsSchema.parse(rest);
   checkWhole(fields);
-  const blob = photo ? keepPhoto(photo) : null;
+  const blob = photo ? keepPhoto(photo, patient_id) : null;
   const id = crypto.randomUUID();
   const stamp = now.toISOString();
   const payload = {
@@ -86,7 +86,7 @@ export async function editPrescription(
   const checked = localFieldsSchema.partial().parse(changes);
   checkWhole({ ...current, ...stripUndefined(checked) });
   const patch = changedFieldsOf(current, checked);
-  const blob = photo ? keepPhoto(photo) : null;
+  const blob = photo ? keepPhoto(photo, current.patient_id) : null;
   if (photo !== undefined) patch.attachment_key = photoReference(photo, blob);
   if (Object.keys(patch).length === 0) return;
   await enqueue(

@@ -199,7 +199,8 @@ async function prepare(
       if (!blob.uploadedKey) {
         const response = await transport({
           method: 'POST',
-          url: `/upload-image?type=${blob.uploadType}`,
+          // Filed in the patient's folder (a caregiver's upload names the patient it is for).
+          url: `/upload-image?type=${blob.uploadType}${blob.patientId ? `&patient=${blob.patientId}` : ''}`,
           file: { field: 'image', blob: blob.blob, filename: blob.name },
           idempotencyKey: `upload-${blob.id}`,
         });

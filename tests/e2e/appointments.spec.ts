@@ -206,7 +206,7 @@ test('a file attached offline opens from the device, and is uploaded before the 
         ),
       { timeout: 5000 },
     )
-    .toEqual([expect.stringMatching(/^appointment\/[0-9a-f]{32}\.png$/)]);
+    .toEqual([expect.stringMatching(/^appointment\/[0-9a-f]{32}\/[0-9a-f]{32}\.png$/)]);
   const [remote] = await Promise.all([
     page.waitForEvent('popup'),
     page.getByRole('button', { name: 'View attachment' }).click(),

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => ctx.close());
 beforeEach(async () => {
   await resetDatabase(ctx);
-  for (const file of storedProfilePhotos()) rmSync(join(profileFolder(), file));
+  for (const file of storedProfilePhotos()) rmSync(join(profileFolder(), file), { force: true });
   user = await createUser(ctx, { name: 'Maya Patel', zip_code: '10001' });
 });
 
@@ -64,8 +64,11 @@ function profileFolder(): string {
   return join(ctx.dataDir, 'files', 'profile');
 }
 
+/** The photo files under the profile folder (each person's in a folder of their own), as relative paths. */
 function storedProfilePhotos(): string[] {
-  return readdirSync(profileFolder());
+  return readdirSync(profileFolder(), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(profileFolder().length + 1));
 }
 
 describe('GET /api/auth/profile', () => {
@@ -238,7 +241,9 @@ describe('PUT /api/auth/update-profile', () => {
     const response = await updateProfile({ name: 'Maya' }, [photo(TINY_PNG)]);
     expect(response.statusCode).toBe(200);
     const url = response.json<{ data: Profile }>().data.photo_url;
-    expect(url).toMatch(/^\/api\/files\/profile\/[0-9a-f]{32}\.png\?expires=\d+&signature=[\w-]+$/);
+    expect(url).toMatch(
+      /^\/api\/files\/profile\/[0-9a-f]{32}\/[0-9a-f]{32}\.png\?expires=\d+&signature=[\w-]+$/,
+    );
     const file = await ctx.app.inject({ method: 'GET', url: url ?? '' });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');

@@ -143,8 +143,18 @@ describe('stored files', () => {
   const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n');
 
   it('serves images inline and everything else as a download, both under a sandboxing CSP', async () => {
-    const image = await ctx.app.storage.put('appointment', TINY_PNG, 'image/png');
-    const pdf = await ctx.app.storage.put('lab', PDF, 'application/pdf');
+    const image = await ctx.app.storage.put(
+      'appointment',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
+    const pdf = await ctx.app.storage.put(
+      'lab',
+      PDF,
+      'application/pdf',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const shownImage = await send({ method: 'GET', url: await ctx.app.storage.signedUrl(image.key) });
     const shownPdf = await send({ method: 'GET', url: await ctx.app.storage.signedUrl(pdf.key) });
     expect(shownImage.headers['content-disposition']).toBe('inline');

@@ -146,7 +146,7 @@ describe('lab reports', () => {
         expect.objectContaining({ name: 'Hemoglobin A1c', needs_review: true }),
       ],
     });
-    expect(report.data.report_image).toMatch(/^lab\/[0-9a-f]{32}\.pdf$/);
+    expect(report.data.report_image).toMatch(/^lab\/[0-9a-f]{32}\/[0-9a-f]{32}\.pdf$/);
     expect(report.data.report_image).toBe(report.data.attachment_key);
     expect(Date.parse(report.data.creation_date)).not.toBeNaN();
     const key = report.data.report_image ?? '';
@@ -379,7 +379,7 @@ describe('lab reports', () => {
     const created = await addForm(patient, fields(), heic, 'IMG_0001.HEIC');
     expect(created.statusCode, created.body).toBe(201);
     const key = created.json<{ data: Report }>().data.report_image ?? '';
-    expect(key).toMatch(/^lab\/[0-9a-f]{32}\.jpg$/);
+    expect(key).toMatch(/^lab\/[0-9a-f]{32}\/[0-9a-f]{32}\.jpg$/);
     const stored = await ctx.app.storage.read(key);
     expect(stored?.contentType).toBe('image/jpeg');
     // The whole photo, decoded: the drawn label is 1200 x 600.

@@ -112,8 +112,8 @@ describe('the S3 store', () => {
   it('puts bytes under the folder with their type, reads them back, and removes them', async () => {
     const config = settings();
     const store = storeFor(config);
-    const { key } = await store.put('lab', PDF, 'application/pdf');
-    expect(key).toMatch(/^lab\/[0-9a-f]{32}\.pdf$/);
+    const { key } = await store.put('lab', PDF, 'application/pdf', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b');
+    expect(key).toMatch(/^lab\/[0-9a-f]{32}\/[0-9a-f]{32}\.pdf$/);
     expect(await objectNames(config)).toEqual([`${config.prefix}${key}`]);
     const read = await store.read(key);
     expect(read?.contentType).toBe('application/pdf');
@@ -126,7 +126,12 @@ describe('the S3 store', () => {
 
   it('stores the content type on the object, for anyone reading the bucket directly', async () => {
     const config = settings();
-    const { key } = await storeFor(config).put('prescription', TINY_PNG, 'image/png');
+    const { key } = await storeFor(config).put(
+      'prescription',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const client = rawClient(config);
     const head = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: `${config.prefix}${key}` }));
     client.destroy();
@@ -137,8 +142,9 @@ describe('the S3 store', () => {
     const store = storeFor(settings(), { pageSize: 2 });
     const before = Date.now() - MINUTE;
     const keys = [];
-    for (let i = 0; i < 5; i += 1) keys.push((await store.put('lab', PDF, 'application/pdf')).key);
-    const other = await store.put('profile', TINY_PNG, 'image/png');
+    for (let i = 0; i < 5; i += 1)
+      keys.push((await store.put('lab', PDF, 'application/pdf', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b')).key);
+    const other = await store.put('profile', TINY_PNG, 'image/png', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b');
     const listed = await store.list('lab');
     expect(listed.map((file) => file.key).sort()).toEqual([...keys].sort());
     for (const file of listed) {
@@ -153,7 +159,7 @@ describe('the S3 store', () => {
     const config = settings();
     const store = storeFor(config);
     const neighbour = storeFor(settings());
-    const { key } = await store.put('lab', PDF, 'application/pdf');
+    const { key } = await store.put('lab', PDF, 'application/pdf', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b');
     const client = rawClient(config);
     await client.send(
       new PutObjectCommand({ Bucket: BUCKET, Key: `${config.prefix}lab/notes.txt`, Body: 'not ours' }),
@@ -190,7 +196,7 @@ describe('the S3 store', () => {
 describe('presigned links', () => {
   it('serve an image inline with its type, never cached, from the store itself', async () => {
     const store = storeFor(settings());
-    const { key } = await store.put('profile', TINY_PNG, 'image/png');
+    const { key } = await store.put('profile', TINY_PNG, 'image/png', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b');
     const link = await store.signedUrl(key);
     expect(link.startsWith(`${endpoint}/${BUCKET}/`)).toBe(true);
     expect(new URL(link).searchParams.get('X-Amz-Expires')).toBe('900');
@@ -204,7 +210,7 @@ describe('presigned links', () => {
 
   it('serve a PDF as a download named after its kind', async () => {
     const store = storeFor(settings());
-    const { key } = await store.put('lab', PDF, 'application/pdf');
+    const { key } = await store.put('lab', PDF, 'application/pdf', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b');
     const response = await fetch(await store.signedUrl(key, 60));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
@@ -214,7 +220,12 @@ describe('presigned links', () => {
 
   it('work until their time is up, and not after', async () => {
     const config = settings();
-    const { key } = await storeFor(config).put('lab', PDF, 'application/pdf');
+    const { key } = await storeFor(config).put(
+      'lab',
+      PDF,
+      'application/pdf',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const signedAgo = (ms: number) => storeFor(config, { now: () => Date.now() - ms });
     const fresh = await signedAgo(50_000).signedUrl(key, 60);
     expect(new URL(fresh).searchParams.get('X-Amz-Expires')).toBe('60');
@@ -225,7 +236,7 @@ describe('presigned links', () => {
 
   it('answer 404 once the file is gone', async () => {
     const store = storeFor(settings());
-    const { key } = await store.put('profile', TINY_PNG, 'image/png');
+    const { key } = await store.put('profile', TINY_PNG, 'image/png', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b');
     const link = await store.signedUrl(key);
     await store.remove(key);
     expect((await fetch(link)).status).toBe(404);
@@ -333,7 +344,7 @@ describe('the app on the S3 store', () => {
     const response = await upload(patient.token, 'lab', PDF);
     expect(response.statusCode).toBe(201);
     const [file] = response.json().files as { key: string; url: string }[];
-    expect(file?.key).toMatch(/^lab\/[0-9a-f]{32}\.pdf$/);
+    expect(file?.key).toMatch(/^lab\/[0-9a-f]{32}\/[0-9a-f]{32}\.pdf$/);
     expect(await objectNames(config)).toContain(`${config.prefix}${file?.key}`);
     expect(existsSync(join(ctx.dataDir, 'files'))).toBe(false); // nothing on disk
 
@@ -359,7 +370,12 @@ describe('the app on the S3 store', () => {
 
   it('serves no /api/files route, and lets the page show images from the store', async () => {
     const patient = await makePerson(ctx, 'Patient');
-    const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
+    const { key } = await ctx.app.storage.put(
+      'profile',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     await ctx.database.db.update(users).set({ photoKey: key }).where(eq(users.id, patient.userId));
     const profile = await as(ctx, patient, { method: 'GET', url: '/api/auth/profile' });
     const photoUrl: string = profile.json().data.photo_url;
@@ -382,8 +398,12 @@ describe('the app on the S3 store', () => {
   it('sweeps orphan files from the bucket, and keeps those in use', async () => {
     const patient = await makePerson(ctx, 'Patient');
     const orphanUpload = (await upload(patient.token, 'lab', PDF)).json().files[0].key as string;
-    const leftover = (await ctx.app.storage.put('appointment', PDF, 'application/pdf')).key;
-    const photo = (await ctx.app.storage.put('profile', TINY_PNG, 'image/png')).key;
+    const leftover = (
+      await ctx.app.storage.put('appointment', PDF, 'application/pdf', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b')
+    ).key;
+    const photo = (
+      await ctx.app.storage.put('profile', TINY_PNG, 'image/png', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b')
+    ).key;
     await ctx.database.db.update(users).set({ photoKey: photo }).where(eq(users.id, patient.userId));
 
     const sweep = (offset: number) =>

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_LINK_INVALID } from '../../src/server/plugins/storage';
@@ -28,8 +28,13 @@ function parts(url: string): { path: string; expires: string; signature: string 
 
 describe('app.storage', () => {
   it('stores bytes under DATA_DIR/files/<kind>, reads them back with their type, and removes them', async () => {
-    const { key } = await ctx.app.storage.put('lab', PDF, 'application/pdf');
-    expect(key).toMatch(/^lab\/[0-9a-f]{32}\.pdf$/);
+    const { key } = await ctx.app.storage.put(
+      'lab',
+      PDF,
+      'application/pdf',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
+    expect(key).toMatch(/^lab\/[0-9a-f]{32}\/[0-9a-f]{32}\.pdf$/);
     expect(existsSync(join(ctx.dataDir, 'files', key))).toBe(true);
     const read = await ctx.app.storage.read(key);
     expect(read?.contentType).toBe('application/pdf');
@@ -40,8 +45,18 @@ describe('app.storage', () => {
   });
 
   it('gives every file a new key', async () => {
-    const first = await ctx.app.storage.put('prescription', TINY_PNG, 'image/png');
-    const second = await ctx.app.storage.put('prescription', TINY_PNG, 'image/png');
+    const first = await ctx.app.storage.put(
+      'prescription',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
+    const second = await ctx.app.storage.put(
+      'prescription',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     expect(first.key).not.toBe(second.key);
   });
 
@@ -61,7 +76,12 @@ describe('app.storage', () => {
 
 describe('GET /api/files/*', () => {
   it('serves an image through its signed link, inline in a sandbox, never cached or sniffed', async () => {
-    const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
+    const { key } = await ctx.app.storage.put(
+      'profile',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const url = await ctx.app.storage.signedUrl(key);
     expect(url).toMatch(new RegExp(`^/api/files/${key}\\?expires=\\d+&signature=[A-Za-z0-9_-]+$`));
     const expires = Number(parts(url).expires);
@@ -79,7 +99,12 @@ describe('GET /api/files/*', () => {
   });
 
   it('serves a PDF as a PDF, as a download in a sandbox', async () => {
-    const { key } = await ctx.app.storage.put('lab', PDF, 'application/pdf');
+    const { key } = await ctx.app.storage.put(
+      'lab',
+      PDF,
+      'application/pdf',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const response = await fetchLink(await ctx.app.storage.signedUrl(key, 60));
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['content-disposition']).toBe('attachment; filename="kincare-lab.pdf"');
@@ -88,7 +113,12 @@ describe('GET /api/files/*', () => {
   });
 
   it('lists the stored files of a kind with when they were written', async () => {
-    const { key } = await ctx.app.storage.put('appointment', PDF, 'application/pdf');
+    const { key } = await ctx.app.storage.put(
+      'appointment',
+      PDF,
+      'application/pdf',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const listed = await ctx.app.storage.list('appointment');
     const entry = listed.find((file) => file.key === key);
     expect(entry?.modifiedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
@@ -96,9 +126,40 @@ describe('GET /api/files/*', () => {
     expect((await ctx.app.storage.list('appointment')).map((file) => file.key)).not.toContain(key);
   });
 
+  it('files each owner’s files in a folder of their own, and still reads and lists keys from before folders', async () => {
+    const owner = '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b';
+    const { key } = await ctx.app.storage.put('lab', PDF, 'application/pdf', owner);
+    expect(key.startsWith('lab/0f8e2b4c5d6a4e7f8a9b0c1d2e3f4a5b/')).toBe(true);
+    // A key written before files had owners: `<kind>/<32 hex>.<ext>`, straight in the kind's folder.
+    const old = `lab/${'c'.repeat(32)}.pdf`;
+    writeFileSync(join(ctx.dataDir, 'files', old), PDF);
+    expect((await ctx.app.storage.read(old))?.contentType).toBe('application/pdf');
+    expect(await ctx.app.storage.signedUrl(old)).toContain(old);
+    // A folder that is not an owner's, and what is in it, is not ours to judge.
+    mkdirSync(join(ctx.dataDir, 'files', 'lab', 'not-an-owner'), { recursive: true });
+    writeFileSync(join(ctx.dataDir, 'files', 'lab', 'not-an-owner', `${'d'.repeat(32)}.pdf`), PDF);
+    const keys = (await ctx.app.storage.list('lab')).map((file) => file.key);
+    expect(keys).toEqual(expect.arrayContaining([key, old]));
+    expect(keys.some((listed) => listed.includes('not-an-owner'))).toBe(false);
+    // An owner id that is not a UUID is refused rather than made into a path.
+    await expect(ctx.app.storage.put('lab', PDF, 'application/pdf', '../../etc')).rejects.toThrow();
+    await ctx.app.storage.remove(key);
+    await ctx.app.storage.remove(old);
+  });
+
   it('refuses a link whose signature, key or expiry was changed', async () => {
-    const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
-    const other = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
+    const { key } = await ctx.app.storage.put(
+      'profile',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
+    const other = await ctx.app.storage.put(
+      'profile',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const { path, expires, signature } = parts(await ctx.app.storage.signedUrl(key));
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     const tampered = [
@@ -118,7 +179,12 @@ describe('GET /api/files/*', () => {
   });
 
   it('refuses an expired link', async () => {
-    const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
+    const { key } = await ctx.app.storage.put(
+      'profile',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const response = await fetchLink(await ctx.app.storage.signedUrl(key, -1));
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({ message: FILE_LINK_INVALID });
@@ -137,7 +203,12 @@ describe('GET /api/files/*', () => {
   });
 
   it('answers 404 for a valid link to a removed file', async () => {
-    const { key } = await ctx.app.storage.put('profile', TINY_PNG, 'image/png');
+    const { key } = await ctx.app.storage.put(
+      'profile',
+      TINY_PNG,
+      'image/png',
+      '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b',
+    );
     const url = await ctx.app.storage.signedUrl(key);
     await ctx.app.storage.remove(key);
     const response = await fetchLink(url);

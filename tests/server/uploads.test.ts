@@ -49,7 +49,7 @@ describe('POST /api/upload-image', () => {
     const response = await upload(patient, 'appointment', TINY_PNG);
     expect(response.statusCode).toBe(201);
     const [file] = response.json().files;
-    expect(file.key).toMatch(/^appointment\/[0-9a-f]{32}\.png$/);
+    expect(file.key).toMatch(/^appointment\/[0-9a-f]{32}\/[0-9a-f]{32}\.png$/);
     const served = await ctx.app.inject({ method: 'GET', url: file.url });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
@@ -120,6 +120,47 @@ describe('POST /api/upload-image', () => {
         })
       ).statusCode,
     ).toBe(401);
+  });
+});
+
+describe('the patient’s folder', () => {
+  const folderOf = (response: { json: () => unknown }) =>
+    (response.json() as { files: { key: string }[] }).files[0]?.key.split('/')[1];
+  const hex = (id: string | null) => (id ?? '').replaceAll('-', '');
+  const uploadFor = (person: Person, type: string, patientId?: string) => {
+    const form = multipartForm({}, [
+      { field: 'image', filename: 'r.pdf', contentType: 'application/pdf', bytes: PDF },
+    ]);
+    const query = patientId ? `&patient=${patientId}` : '';
+    return as(ctx, person, {
+      method: 'POST',
+      url: `/api/upload-image?type=${type}${query}`,
+      payload: form.payload,
+      headers: form.headers,
+    });
+  };
+
+  it('files a document in the folder of the patient it is for, and only where the uploader may file', async () => {
+    // The patient's own documents: their folder, named or not.
+    expect(folderOf(await uploadFor(patient, 'lab'))).toBe(hex(patient.patientId));
+    expect(folderOf(await uploadFor(patient, 'lab', patient.patientId ?? ''))).toBe(hex(patient.patientId));
+    // A caregiver who may add lab reports files one in the patient's folder.
+    const adder = await makePerson(ctx, 'Caregiver', 'Adder');
+    await link(ctx, patient, adder, ['ReadLabReport', 'AddLabReport']);
+    const filed = await uploadFor(adder, 'lab', patient.patientId ?? '');
+    expect(filed.statusCode, filed.body).toBe(201);
+    expect(folderOf(filed)).toBe(hex(patient.patientId));
+    // ...but not a prescription photo, which needs Add- or EditPrescription; nor for anyone else.
+    expect((await uploadFor(adder, 'prescription', patient.patientId ?? '')).statusCode).toBe(403);
+    const stranger = await makePerson(ctx, 'Patient', 'Stranger');
+    expect((await uploadFor(adder, 'lab', stranger.patientId ?? '')).statusCode).toBe(403);
+    expect((await uploadFor(patient, 'lab', stranger.patientId ?? '')).statusCode).toBe(403);
+    // A caregiver who names nobody files in their own folder; a profile photo is always its person's.
+    expect(folderOf(await uploadFor(adder, 'appointment'))).toBe(hex(adder.userId));
+    const profile = await uploadFor(patient, 'profile', patient.patientId ?? '');
+    expect(profile.statusCode).toBe(400);
+    expect(profile.json().message).toBe(UPLOAD_MESSAGES.profileForPatient);
+    expect((await uploadFor(patient, 'lab', 'someone')).statusCode).toBe(400);
   });
 });
 
@@ -294,7 +335,7 @@ describe('per-person upload limits', () => {
     const fourth = await upload(person, 'lab', pdfOf(100), { on: small });
     expect([fourth.statusCode, fourth.json().message]).toEqual([429, UPLOAD_MESSAGES.dailyFiles(3)]);
     expect(await rowsOf(person)).toHaveLength(3);
-    expect(readdirSync(join(small.dataDir, 'files', 'lab'))).toHaveLength(3); // nothing stored
+    expect(filesUnder(join(small.dataDir, 'files', 'lab'))).toHaveLength(3); // nothing stored
     // A replay stores nothing, so a full day does not hide its answer.
     const replay = await upload(person, 'lab', pdfOf(100), { on: small, key: 'quota-key-0001' });
     expect([replay.statusCode, replay.json().files[0].key]).toEqual([201, first.json().files[0].key]);
@@ -342,11 +383,18 @@ describe('upload rate limit', () => {
   });
 });
 
+/** The files in a folder and its owners' folders below it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
 /** Deletes every stored file, so a sweep's count is about this test's files alone. */
 function emptyFileStore(context: TestContext) {
   for (const kind of FILE_KINDS) {
     const dir = join(context.dataDir, 'files', kind);
-    for (const name of readdirSync(dir)) rmSync(join(dir, name));
+    for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
   }
 }
 
@@ -439,9 +487,13 @@ describe('housekeeping of every kind of file', () => {
     await ctx.database.db.update(users).set({ photoKey: uploadedPhoto }).where(eq(users.id, patient.userId));
     // A photo saved by update-profile has no uploads row: only users.photo_key holds it.
     const other = await makePerson(ctx, 'Patient');
-    const savedPhoto = (await ctx.app.storage.put('profile', TINY_PNG, 'image/png')).key;
+    const savedPhoto = (
+      await ctx.app.storage.put('profile', TINY_PNG, 'image/png', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b')
+    ).key;
     await ctx.database.db.update(users).set({ photoKey: savedPhoto }).where(eq(users.id, other.userId));
-    const replacedPhoto = (await ctx.app.storage.put('profile', TINY_PNG, 'image/png')).key;
+    const replacedPhoto = (
+      await ctx.app.storage.put('profile', TINY_PNG, 'image/png', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b')
+    ).key;
 
     expect(await removeOrphanFiles(ctx.database.db, ctx.app.storage, LATER())).toBe(2);
     expect(await exists(uploadedPhoto)).toBe(true);
@@ -452,7 +504,11 @@ describe('housekeeping of every kind of file', () => {
 
   it('removes files a crash left on disk with no uploads row, of every kind, once they are a day old', async () => {
     const leftovers = await Promise.all(
-      FILE_KINDS.map(async (kind) => (await ctx.app.storage.put(kind, PDF, 'application/pdf')).key),
+      FILE_KINDS.map(
+        async (kind) =>
+          (await ctx.app.storage.put(kind, PDF, 'application/pdf', '0f8e2b4c-5d6a-4e7f-8a9b-0c1d2e3f4a5b'))
+            .key,
+      ),
     );
     const now = Date.now();
     expect((await runHousekeeping(ctx.app, now)).orphans).toBe(0); // written just now

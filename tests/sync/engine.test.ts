@@ -593,6 +593,22 @@ describe('pulls of any length', () => {
 });
 
 describe('blob store', () => {
+  it('files a caregiver’s attachment in the patient’s folder on the server', async () => {
+    const caregiver = await makeAccount(server, 'Caregiver');
+    await linkCaregiver(server, patient, caregiver, ['ReadAppointment', 'AddAppointment']);
+    const carer = await makeDevice(server, caregiver, 'carer-file');
+    await addAppointment(carer.db, {
+      ...visit(patient, 'Scan'),
+      caregiver_id: caregiver.caregiverId,
+      attachment: { blob: new Blob([Uint8Array.from(TINY_PNG)], { type: 'image/png' }), name: 'scan.png' },
+    });
+    expect((await carer.sync()).push.rejected).toEqual([]);
+    const row = (await serverRows(patient)).find((entry) => entry.data.appointment_title === 'Scan');
+    const folder = String(row?.data.attachment_key).split('/')[1];
+    expect(folder).toBe((patient.patientId ?? '').replaceAll('-', ''));
+    carer.close();
+  });
+
   it('uploads a file chosen offline once, before the change that references it, and keeps it until then', async () => {
     const phone = await makeDevice(server, patient, 'blob1');
     phone.network.online = false;
@@ -615,7 +631,7 @@ describe('blob store', () => {
     await phone.sync();
     const [row] = await serverRows(patient);
     const key = String(row?.data.attachment_key);
-    expect(key).toMatch(/^appointment\/[0-9a-f]{32}\.png$/);
+    expect(key).toMatch(/^appointment\/[0-9a-f]{32}\/[0-9a-f]{32}\.png$/);
     expect(await server.app().storage.read(key)).not.toBeNull();
     const stored = await server.database().db.select().from(uploads);
     // uploaded once (the database may hold other tests' files: on Postgres the test files share it)

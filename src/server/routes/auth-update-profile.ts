@@ -133,7 +133,7 @@ export const updateProfileRoutes: FastifyPluginAsyncZod = async (app) => {
       const form = await readProfileForm(request, app.config.uploads.maxPixels);
       const changes = parseProfileFields(form.fields);
       const stored = form.photo
-        ? await app.storage.put('profile', form.photo.bytes, form.photo.contentType)
+        ? await app.storage.put('profile', form.photo.bytes, form.photo.contentType, userId)
         : null;
       const photoKey = form.photo === undefined ? undefined : (stored?.key ?? null);
       const saved = await saveProfileChanges(app.db, userId, changes, photoKey).catch(

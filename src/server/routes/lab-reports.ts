@@ -29,6 +29,7 @@ import {
   asLabReport,
   createLabReport,
   deleteLabReport,
+  labReportFor,
   updateLabReport,
 } from '../services/lab-report-mutations';
 import { readLabReportFile } from '../services/lab-report-ocr';
@@ -203,9 +204,12 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
         reply,
         async (tx) => {
           const context = restContext(tx, request.auth);
+          // The file goes in the patient's folder, once the caller is known to be allowed to add for them.
+          const patientId = await context.access.patientForCall(tx, body.patient_id, PERMISSIONS.add);
           const attachment_key = taken.file
             ? await storeUpload(tx, app.storage, {
                 ownerUserId: request.auth.userId,
+                folder: patientId,
                 type: 'lab',
                 ...taken.file,
               })
@@ -235,16 +239,22 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
         reply,
         async (tx) => {
           const context = restContext(tx, request.auth);
-          const patch = taken.file
-            ? {
-                ...body,
-                attachment_key: await storeUpload(tx, app.storage, {
-                  ownerUserId: request.auth.userId,
-                  type: 'lab',
-                  ...taken.file,
-                }),
-              }
-            : body;
+          // A new file goes in the report's patient's folder, once the caller may change the report.
+          const current = taken.file
+            ? await labReportFor(tx, context.access, request.params.id, PERMISSIONS.edit)
+            : null;
+          const patch =
+            taken.file && current
+              ? {
+                  ...body,
+                  attachment_key: await storeUpload(tx, app.storage, {
+                    ownerUserId: request.auth.userId,
+                    folder: current.patientId,
+                    type: 'lab',
+                    ...taken.file,
+                  }),
+                }
+              : body;
           return updateLabReport(context, request.params.id, patch);
         },
         taken.fingerprint ? { fingerprint: taken.fingerprint } : {},

@@ -17,7 +17,7 @@ import { mayActOn, requireBetaPolicyAccepted } from '../services/access';
 import { RESOURCE_READ_PERMISSION } from '../../domain/permissions';
 import type { SyncedResource } from '../../domain/sync';
 import { HttpError, readingForm } from '../plugins/errors';
-import { acceptedFile, storeUpload } from '../services/stored-files';
+import { acceptedFile, storeUpload, uploadFolder } from '../services/stored-files';
 import { checkUploadBytes, checkUploadCount, isAnsweredUpload } from '../services/upload-quota';
 import { IDEMPOTENCY_HEADER } from '../../domain/sync';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
@@ -84,13 +84,15 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       // Before the file is read: no bytes of someone who may not store anything yet are taken in.
       await requireBetaPolicyAccepted(app.db, userId);
       if (!request.isMultipart()) throw new HttpError(415, 'Send the file as a multipart form.');
+      const { type, patient } = request.query;
+      // Whose folder it goes in, before any byte is read: a caregiver may file only for their patients.
+      const folder = await uploadFolder(app.db, request.auth, type, patient);
       const header = request.headers[IDEMPOTENCY_HEADER];
       // A replay stores nothing new: it is not counted, and a full quota must not hide its answer.
       const replay = await isAnsweredUpload(app.db, userId, typeof header === 'string' ? header : undefined);
       if (!replay) await checkUploadCount(app.db, userId, quota);
       const part = await readingForm(() => request.file());
       if (!part || part.fieldname !== FILE_FIELD) throw new HttpError(400, UPLOAD_MESSAGES.fileMissing);
-      const type = request.query.type;
       const sent = await readingForm(() => part.toBuffer());
       const { bytes, contentType } = await acceptedFile(sent, type, quota.maxPixels);
       if (!replay) await checkUploadBytes(app.db, userId, bytes.length, quota);
@@ -103,7 +105,13 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         request,
         reply,
         async (tx) => {
-          const key = await storeUpload(tx, app.storage, { ownerUserId: userId, type, bytes, contentType });
+          const key = await storeUpload(tx, app.storage, {
+            ownerUserId: userId,
+            folder,
+            type,
+            bytes,
+            contentType,
+          });
           return {
             statusCode: 201,
             body: { files: [{ url: await app.storage.signedUrl(key), key }] } satisfies UploadResponse,

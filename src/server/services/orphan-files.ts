@@ -20,7 +20,7 @@ async function keysInUse(db: Database): Promise<Set<string>> {
     sql`select distinct value #>> '{}' as key
         from ${records}, jsonb_path_query(${records.data}, 'strict $.** ? (@.type() == "string")') as value
         where ${records.deletedAt} is null
-          and value #>> '{}' ~ '^(profile|lab|prescription|appointment)/[0-9a-f]{32}[.][a-z]{3,4}$'
+          and value #>> '{}' ~ '^(profile|lab|prescription|appointment)/([0-9a-f]{32}/)?[0-9a-f]{32}[.][a-z]{3,4}$'
         union
         select ${users.photoKey} from ${users} where ${users.photoKey} is not null`,
   );

@@ -1,5 +1,9 @@
 import { ACCEPTED_UPLOAD_TYPES, UPLOAD_MESSAGES, type UploadType } from '../../domain/uploads';
+import type { Permission } from '../../domain/permissions';
+import type { Database } from '../db/client';
 import { uploads } from '../db/schema';
+import type { AuthUser } from '../plugins/auth';
+import { mayActOn, notAllowed } from './access';
 import type { FileStorage, StoredContentType } from '../plugins/storage';
 import { HttpError } from '../plugins/errors';
 import { detectFileType, heicPixels, imageSizeProblem, isHeic } from './file-type';
@@ -51,11 +55,47 @@ export function acceptedFileType(bytes: Buffer, type: UploadType, maxPixels: num
 export async function storeUpload(
   tx: Transaction,
   storage: FileStorage,
-  file: { ownerUserId: string; type: UploadType; bytes: Buffer; contentType: StoredContentType },
+  file: {
+    ownerUserId: string;
+    /** Whose folder it goes in: the patient it belongs to (see uploadFolder), or the person's own. */
+    folder: string;
+    type: UploadType;
+    bytes: Buffer;
+    contentType: StoredContentType;
+  },
 ): Promise<string> {
-  const { key } = await storage.put(file.type, file.bytes, file.contentType);
+  const { key } = await storage.put(file.type, file.bytes, file.contentType, file.folder);
   await tx
     .insert(uploads)
     .values({ key, ownerUserId: file.ownerUserId, kind: file.type, sizeBytes: file.bytes.length });
   return key;
+}
+
+/** What a caregiver must hold on a patient to file a document in the patient's folder. */
+const FILING_PERMISSIONS: Record<Exclude<UploadType, 'profile'>, readonly Permission[]> = {
+  lab: ['AddLabReport', 'EditLabReport'],
+  prescription: ['AddPrescription', 'EditPrescription'],
+  appointment: ['AddAppointment', 'EditAppointment'],
+};
+
+/**
+ * The folder (owner) of a new upload: the patient it is for. A patient's documents go in their own folder;
+ * a caregiver names the patient (`patient`) and must be allowed to add or change that kind of record for
+ * them (403 otherwise); a caregiver who names nobody, and every profile photo, use the person's own id.
+ */
+export async function uploadFolder(
+  db: Database,
+  auth: AuthUser,
+  type: UploadType,
+  patient: string | undefined,
+): Promise<string> {
+  if (type === 'profile') {
+    if (patient) throw new HttpError(400, UPLOAD_MESSAGES.profileForPatient);
+    return auth.userId;
+  }
+  if (!patient) return auth.patientId ?? auth.userId;
+  for (const permission of FILING_PERMISSIONS[type]) {
+    if (await mayActOn(db, auth, patient, permission)) return patient;
+  }
+  throw notAllowed();
 }

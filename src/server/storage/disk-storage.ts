@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { deriveKey, keyedHash, safeEqualText } from '../services/signing';
 import {
   contentTypeOfKey,
@@ -32,8 +32,9 @@ export function createDiskStorage(dataDir: string, secret: string): DiskStorage 
   const pathOf = (key: string) => join(root, key);
 
   return {
-    async put(kind, bytes, contentType) {
-      const key = newFileKey(kind, contentType);
+    async put(kind, bytes, contentType, owner) {
+      const key = newFileKey(kind, contentType, owner);
+      await mkdir(dirname(pathOf(key)), { recursive: true });
       await writeFile(pathOf(key), bytes, { flag: 'wx', mode: 0o600 });
       return { key };
     },
@@ -62,10 +63,19 @@ export function createDiskStorage(dataDir: string, secret: string): DiskStorage 
       }
     },
     async list(kind) {
-      const names = await readdir(join(root, kind)).catch((error: unknown) => {
-        if (isMissingFile(error)) return [];
-        throw error;
-      });
+      const inFolder = (folder: string) =>
+        readdir(join(root, folder), { withFileTypes: true }).catch((error: unknown) => {
+          if (isMissingFile(error)) return [];
+          throw error;
+        });
+      // The kind's folder holds the owners' folders (and files written before files had owners).
+      const names: string[] = [];
+      for (const entry of await inFolder(kind)) {
+        if (!entry.isDirectory()) names.push(entry.name);
+        else if (/^[0-9a-f]{32}$/.test(entry.name))
+          for (const inner of await inFolder(`${kind}/${entry.name}`))
+            names.push(`${entry.name}/${inner.name}`);
+      }
       const files: { key: string; modifiedAt: Date }[] = [];
       for (const name of names) {
         const key = `${kind}/${name}`;

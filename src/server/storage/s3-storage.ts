@@ -65,8 +65,8 @@ export function createS3Storage(settings: S3Config, options: S3StorageOptions = 
   const objectName = (key: string) => `${prefix}${key}`;
 
   return {
-    async put(kind, bytes, contentType) {
-      const key = newFileKey(kind, contentType);
+    async put(kind, bytes, contentType, owner) {
+      const key = newFileKey(kind, contentType, owner);
       await client.send(
         new PutObjectCommand({
           Bucket: bucket,

@@ -140,7 +140,9 @@ class Harvest {
     if (text.length > 200_000) return;
     for (const match of text.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi))
       this.ids.add(match[0]);
-    for (const match of text.matchAll(/(?:lab|prescription|profile|appointment)\/[0-9a-f]{32}\.[a-z]{3,4}/g))
+    for (const match of text.matchAll(
+      /(?:lab|prescription|profile|appointment)\/(?:[0-9a-f]{32}\/)?[0-9a-f]{32}\.[a-z]{3,4}/g,
+    ))
       this.strings.add(match[0]);
     for (const match of text.matchAll(/\/api\/files\/[^"\s]+/g)) {
       this.strings.add(match[0]);

@@ -69,6 +69,7 @@ export function useUploadFlow({
       let key: string;
       try {
         key = await uploadReportFile(chosen, {
+          patientId,
           signal: current.signal,
           onProgress: (percent) => {
             if (!current.signal.aborted) setFlow({ phase: 'uploading', percent });
@@ -88,7 +89,7 @@ export function useUploadFlow({
       setUploadedKey(key);
       await read(key, current.signal);
     },
-    [read],
+    [read, patientId],
   );
 
   /** A file was chosen (or the choice cleared): resize a photo, check it, and start. */
