@@ -272,9 +272,11 @@ describe('history', () => {
       timeout: 1500,
     });
     expect(screen.getByRole('heading', { name: 'With doctor' })).toBeTruthy();
-    fireEvent.change(within(filters).getByLabelText('From (report date)'), {
+    fireEvent.change(within(filters).getByLabelText('Date Range start'), {
       target: { value: '2026-04-01' },
     });
+    // The chosen date as the spec writes it.
+    expect(within(filters).getByText('2026/04/01')).toBeTruthy();
     expect(await screen.findByText('No reports found.', {}, { timeout: 1500 })).toBeTruthy();
     fireEvent.click(within(filters).getByRole('button', { name: 'Clear Filters' }));
     expect(await screen.findByRole('heading', { name: 'Without doctor' }, { timeout: 1500 })).toBeTruthy();

@@ -3,9 +3,9 @@ import type { LocalDoctor } from '../../../local/db';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 
-// The history's filters (SPEC section 2): Doctor ('All Doctors' plus the patient's doctors), a date range
-// of the report date (start and end pickers), and Clear Filters. The screen applies them 500 ms after the
-// last change (SPEC section 9); an empty choice means 'all'.
+// The history's filters (SPEC section 2): Doctor ('All Doctors' plus the patient's doctors), a Date Range
+// of the report date (start and end pickers, each date also written yyyy/MM/dd), and Clear Filters. The
+// screen applies them 500 ms after the last change (SPEC section 9); an empty choice means 'all'.
 
 type Props = {
   filter: LabReportFilter;
@@ -13,6 +13,11 @@ type Props = {
   onChange: (filter: LabReportFilter) => void;
   onClear: () => void;
 };
+
+/** The range's dates as the spec writes them (yyyy/MM/dd), whatever the browser's picker shows. */
+function asPickerDate(date: string | undefined): string {
+  return date ? date.replaceAll('-', '/') : 'yyyy/MM/dd';
+}
 
 export function LabReportFilters({ filter, doctors, onChange, onClear }: Props) {
   const set = (key: 'doctor' | 'startDate' | 'endDate', value: string) =>
@@ -35,17 +40,19 @@ export function LabReportFilters({ filter, doctors, onChange, onClear }: Props) 
         />
       </div>
       <TextField
-        label="From (report date)"
+        label="Date Range start"
         name="startDate"
         type="date"
         value={filter.startDate ?? ''}
+        hint={asPickerDate(filter.startDate)}
         onChange={(value) => set('startDate', value)}
       />
       <TextField
-        label="To (report date)"
+        label="Date Range end"
         name="endDate"
         type="date"
         value={filter.endDate ?? ''}
+        hint={asPickerDate(filter.endDate)}
         error={backwards ? 'The end of the range cannot be before its start.' : undefined}
         onChange={(value) => set('endDate', value)}
       />
