@@ -15,8 +15,9 @@ import {
   requireOwnUpload,
   type AccessChecks,
   type MutationContext,
+  deleteAndAnswer,
 } from './record-mutations';
-import { createRecord, deleteRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
+import { createRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Creating, editing and deleting appointments: the checks and the answers of POST, PUT and DELETE
@@ -105,19 +106,7 @@ export async function updateAppointment(
 export async function deleteAppointment(context: MutationContext, id: string): Promise<StoredAnswer> {
   await context.access.requireBetaPolicy(context.tx);
   const current = await appointmentFor(context.tx, context.access, id, PERMISSIONS.delete, true);
-  const row = await deleteRecord(context.tx, current, context.writeOptions);
-  return answerAbout(
-    context,
-    { patientId: current.patientId, permission: PERMISSIONS.delete },
-    {
-      statusCode: 200,
-      body: {
-        success: true,
-        message: 'Appointment deleted',
-        data: { id: row.id, version: row.version, deleted: true },
-      },
-    },
-  );
+  return deleteAndAnswer(context, current, PERMISSIONS.delete, 'Appointment deleted');
 }
 
 export const appointmentMutations = defineMutations({

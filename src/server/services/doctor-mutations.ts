@@ -11,9 +11,15 @@ import type { Permission } from '../../domain/permissions';
 import { HttpError } from '../plugins/errors';
 import { directoryDoctor } from './directory-search';
 import type { StoredAnswer } from './idempotency';
-import { answerAbout, defineMutations, type AccessChecks, type MutationContext } from './record-mutations';
+import {
+  answerAbout,
+  defineMutations,
+  type AccessChecks,
+  type MutationContext,
+  deleteAndAnswer,
+} from './record-mutations';
 import { listEntryFor, listedEntries } from './list-entries';
-import { createRecord, deleteRecord, findRecord, toWire, type RecordRow, type WireRow } from './records';
+import { createRecord, findRecord, toWire, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Adding a doctor to a patient's list and removing one: POST /api/doctors/add and DELETE /api/doctors/:id,
@@ -97,19 +103,7 @@ export async function doctorEntryIdOf(db: Queryable, id: string, patientId: stri
 export async function removeDoctor(context: MutationContext, id: string): Promise<StoredAnswer> {
   await context.access.requireBetaPolicy(context.tx);
   const current = await doctorEntryFor(context.tx, context.access, id, PERMISSIONS.delete, true);
-  const row = await deleteRecord(context.tx, current, context.writeOptions);
-  return answerAbout(
-    context,
-    { patientId: current.patientId, permission: PERMISSIONS.delete },
-    {
-      statusCode: 200,
-      body: {
-        success: true,
-        message: MESSAGES.removed,
-        data: { id: row.id, version: row.version, deleted: true },
-      },
-    },
-  );
+  return deleteAndAnswer(context, current, PERMISSIONS.delete, MESSAGES.removed);
 }
 
 export const doctorMutations = defineMutations({

@@ -20,8 +20,9 @@ import {
   requireOwnUpload,
   type AccessChecks,
   type MutationContext,
+  deleteAndAnswer,
 } from './record-mutations';
-import { createRecord, deleteRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
+import { createRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Adding, changing and deleting lab reports: the checks and answers of POST, PUT and DELETE
@@ -155,22 +156,10 @@ export async function updateLabReport(
 export async function deleteLabReport(context: MutationContext, id: string): Promise<StoredAnswer> {
   await context.access.requireBetaPolicy(context.tx);
   const current = await labReportFor(context.tx, context.access, id, PERMISSIONS.delete, true);
-  const row = await deleteRecord(context.tx, current, context.writeOptions);
   // Its file goes with it once the delete commits (unless another live record holds it).
   const file = current.data.attachment_key;
   if (typeof file === 'string') context.releasedFiles?.add(file);
-  return answerAbout(
-    context,
-    { patientId: current.patientId, permission: PERMISSIONS.delete },
-    {
-      statusCode: 200,
-      body: {
-        success: true,
-        message: MESSAGES.deleted,
-        data: { id: row.id, version: row.version, deleted: true },
-      },
-    },
-  );
+  return deleteAndAnswer(context, current, PERMISSIONS.delete, MESSAGES.deleted);
 }
 
 export const labReportMutations = defineMutations({

@@ -14,10 +14,9 @@ import { notAllowed } from './access';
 import { directoryPharmacy } from './directory-search';
 import type { StoredAnswer, Transaction } from './idempotency';
 import { listEntryFor, listedEntries } from './list-entries';
-import { answerAbout, defineMutations, type MutationContext } from './record-mutations';
+import { answerAbout, defineMutations, type MutationContext, deleteAndAnswer } from './record-mutations';
 import {
   createRecord,
-  deleteRecord,
   toWire,
   updateRecord,
   type RecordRow,
@@ -164,19 +163,7 @@ export async function updatePharmacy(
 export async function removePharmacy(context: MutationContext, id: string): Promise<StoredAnswer> {
   await context.access.requireBetaPolicy(context.tx);
   const current = await ownEntry(context, id, true);
-  const row = await deleteRecord(context.tx, current, context.writeOptions);
-  return answerAbout(
-    context,
-    { patientId: current.patientId, permission: ANSWER_ACCESS },
-    {
-      statusCode: 200,
-      body: {
-        success: true,
-        message: MESSAGES.removed,
-        data: { id: row.id, version: row.version, deleted: true },
-      },
-    },
-  );
+  return deleteAndAnswer(context, current, ANSWER_ACCESS, MESSAGES.removed);
 }
 
 export const pharmacyMutations = defineMutations({

@@ -21,8 +21,9 @@ import {
   requireOwnUpload,
   type AccessChecks,
   type MutationContext,
+  deleteAndAnswer,
 } from './record-mutations';
-import { createRecord, deleteRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
+import { createRecord, toWire, updateRecord, type RecordRow, type WireRow } from './records';
 import type { Queryable } from './transaction';
 
 // Adding, changing, changing the status of and deleting prescriptions: the checks and answers of POST, PUT
@@ -172,19 +173,7 @@ export async function updatePrescription(
 export async function deletePrescription(context: MutationContext, id: string): Promise<StoredAnswer> {
   await context.access.requireBetaPolicy(context.tx);
   const current = await prescriptionFor(context.tx, context.access, id, PERMISSIONS.delete, true);
-  const row = await deleteRecord(context.tx, current, context.writeOptions);
-  return answerAbout(
-    context,
-    { patientId: current.patientId, permission: PERMISSIONS.delete },
-    {
-      statusCode: 200,
-      body: {
-        success: true,
-        message: MESSAGES.deleted,
-        data: { id: row.id, version: row.version, deleted: true },
-      },
-    },
-  );
+  return deleteAndAnswer(context, current, PERMISSIONS.delete, MESSAGES.deleted);
 }
 
 export const prescriptionMutations = defineMutations({

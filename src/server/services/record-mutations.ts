@@ -15,7 +15,7 @@ import {
   type StoredAnswer,
   type Transaction,
 } from './idempotency';
-import type { WriteOptions } from './records';
+import { deleteRecord, type RecordRow, type WriteOptions } from './records';
 import type { Queryable } from './transaction';
 
 // The mutations of synced records, each written once and called two ways: by its REST route (one call,
@@ -106,6 +106,28 @@ export async function requireOwnUpload(
     .where(and(eq(uploads.key, key), eq(uploads.ownerUserId, auth.userId)))
     .limit(1);
   if (!owned) throw new HttpError(400, message);
+}
+
+/**
+ * Deletes a record the caller was found allowed to delete, and answers as every DELETE of a synced
+ * resource does: `{ success, message, data: { id, version, deleted: true } }` (`permission` decides, as for
+ * every answer about a record, whether the caller may see more than that receipt).
+ */
+export async function deleteAndAnswer(
+  context: MutationContext,
+  current: RecordRow,
+  permission: Permission,
+  message: string,
+): Promise<StoredAnswer> {
+  const row = await deleteRecord(context.tx, current, context.writeOptions);
+  return answerAbout(
+    context,
+    { patientId: current.patientId, permission },
+    {
+      statusCode: 200,
+      body: { success: true, message, data: { id: row.id, version: row.version, deleted: true } },
+    },
+  );
 }
 
 /** What an answer about a record keeps for a caller who may change the record but not read it. */
