@@ -336,6 +336,9 @@ describe('history', () => {
     expect(trend.querySelectorAll('[data-outside="high"]')).toHaveLength(1);
     expect(within(trend).getByTestId('trend-summary').textContent).toContain('reference range 70-99 mg/dL');
     expect(within(trend).getByRole('table').textContent).toContain('High');
+    // Dates under the chart nobody misreads (the table has them in full).
+    expect(within(trend).getByText('Jan 1 2026')).toBeTruthy();
+    expect(within(trend).getByText('Mar 1 2026')).toBeTruthy();
   });
 });
 

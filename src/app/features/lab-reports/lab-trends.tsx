@@ -129,24 +129,26 @@ function TrendChart({ series }: { series: TrendSeries }) {
               className={point.outside ? 'fill-danger stroke-surface' : 'fill-primary stroke-surface'}
               strokeWidth={2}
             />
-            <text
-              x={x(index)}
-              y={HEIGHT - 8}
-              // The first and last dates are drawn inward, so they are not cut at the chart's edges.
-              textAnchor={
-                series.points.length === 1
-                  ? 'middle'
-                  : index === 0
-                    ? 'start'
-                    : index === series.points.length - 1
-                      ? 'end'
-                      : 'middle'
-              }
-              fontSize={10}
-              className="fill-muted"
-            >
-              {displayDate(point.date).slice(2)}
-            </text>
+            {!hasDateLabel(index, series.points.length) ? null : (
+              <text
+                x={x(index)}
+                y={HEIGHT - 8}
+                // The first and last dates are drawn inward, so they are not cut at the chart's edges.
+                textAnchor={
+                  series.points.length === 1
+                    ? 'middle'
+                    : index === 0
+                      ? 'start'
+                      : index === series.points.length - 1
+                        ? 'end'
+                        : 'middle'
+                }
+                fontSize={10}
+                className="fill-muted"
+              >
+                {axisDate(point.date)}
+              </text>
+            )}
           </g>
         ))}
       </svg>
@@ -188,4 +190,19 @@ function TrendChart({ series }: { series: TrendSeries }) {
       </div>
     </section>
   );
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A short date an axis has room for and nobody misreads: 'Nov 2 2025' (the table below has the full date). */
+function axisDate(date: string): string {
+  const [year, month, day] = date.split('-');
+  return `${MONTHS[Number(month) - 1] ?? month} ${Number(day)} ${year}`;
+}
+
+/** Whether the point at `index` of `count` gets a date under it: at most five do, always the last one. */
+function hasDateLabel(index: number, count: number): boolean {
+  const step = Math.max(1, Math.ceil(count / 4));
+  if (index === count - 1) return true;
+  return index % step === 0 && count - 1 - index >= step / 2;
 }
