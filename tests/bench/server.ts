@@ -26,6 +26,8 @@ import autocannon from 'autocannon';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, pgliteDirFor, type Database } from '../../src/server/db/client';
 import { patients, records, sessions, users } from '../../src/server/db/schema';
+import { RESOURCE_READ_PERMISSION } from '../../src/domain/permissions';
+import { SYNCED_RESOURCES } from '../../src/domain/sync';
 import { withBenchDatabase } from './postgres';
 
 const SECONDS = Math.min(60, Math.max(1, Number(process.env.BENCH_SERVER_SECONDS ?? 4)));
@@ -216,31 +218,50 @@ async function pull(db: Driver, caller: Caller, url: URL): Promise<Json> {
   const limit = Number(url.searchParams.get('limit') ?? 500);
   if (!Number.isInteger(cursor) || cursor < 0 || !Number.isInteger(limit) || limit < 1 || limit > 10_000)
     throw new Refusal(400, 'cursor or limit');
-  const patientIds: string[] = caller.patientId ? [caller.patientId] : [];
+  // Per synced resource, the patients whose rows the caller may see: their own, and each linked patient
+  // who granted that resource's Read permission. The scope names them all, as the server's does.
+  const visible = new Map<string, string[]>(
+    SYNCED_RESOURCES.map((resource) => [resource, caller.patientId ? [caller.patientId] : []]),
+  );
   if (caller.caregiverId) {
     const links = await db.query(`select patient_id, permissions from care_links where caregiver_id = $1`, [
       caller.caregiverId,
     ]);
     for (const link of links)
-      if ((link.permissions as string[]).includes('ReadAppointment'))
-        patientIds.push(link.patient_id as string);
+      for (const resource of SYNCED_RESOURCES)
+        if ((link.permissions as string[]).includes(RESOURCE_READ_PERMISSION[resource]))
+          visible.get(resource)?.push(link.patient_id as string);
   }
   const scope = createHash('sha256')
-    .update(`appointments:${[...patientIds].sort().join(',')}`)
+    .update(
+      SYNCED_RESOURCES.map(
+        (resource) => `${resource}:${[...(visible.get(resource) ?? [])].sort().join(',')}`,
+      ).join(';'),
+    )
     .digest('base64url')
     .slice(0, 22);
+  const shown = [...visible].filter(([, ids]) => ids.length > 0);
   const asked = url.searchParams.get('scope');
+  // One condition per resource the caller sees: (resource = $r and patient_id in (...)).
+  const values: string[] = [];
+  const visibleRows = shown
+    .map(([resource, ids]) => {
+      values.push(resource, ...ids);
+      const first = values.length - ids.length + 2; // $1 and $2 are the cursor and the limit
+      const marks = ids.map((_, index) => `$${first + index + 1}`).join(', ');
+      return `(resource = $${first} and patient_id in (${marks}))`;
+    })
+    .join(' or ');
   const page = async (from: number) => {
-    if (patientIds.length === 0) return { rows: [] as Json[], horizon: 0, newest: 0 };
-    const marks = patientIds.map((_, index) => `$${index + 3}`).join(', ');
+    if (shown.length === 0) return { rows: [] as Json[], horizon: 0, newest: 0 };
     const rows = await db.query(
       `with page as (select ${RECORD_COLUMNS} from records
-          where resource = 'appointments' and patient_id in (${marks}) and version > $1 order by version limit $2)
+          where (${visibleRows}) and version > $1 order by version limit $2)
        select page.*, meta.horizon, meta.newest from
          (select (select value::float8 from sync_meta where key = 'tombstone_horizon') as horizon,
                  (select max(version)::float8 from records) as newest) as meta
          left join page on true order by page.version`,
-      [from, limit + 1, ...patientIds],
+      [from, limit + 1, ...values],
     );
     const first = rows[0];
     return {
