@@ -267,9 +267,32 @@ describe('lab reports', () => {
     const forPatient = `?patient=${patient.patientId}`;
 
     expect(await list(reader, forPatient)).toHaveLength(1);
-    // Read only: no adding, editing or deleting.
+    // Read only: no adding (by the form, by JSON, or from a device's queue), editing or deleting.
     const refused = await addForm(reader, fields());
     expect(refused.statusCode).toBe(403);
+    const readersFile = await upload(reader);
+    const byJson = await as(ctx, reader, {
+      method: 'POST',
+      url: '/api/lab-reports',
+      payload: { ...fields(), attachment_key: readersFile },
+    });
+    expect(byJson.statusCode).toBe(403);
+    const queued = await as(ctx, reader, {
+      method: 'POST',
+      url: '/api/sync/push',
+      payload: {
+        changes: [
+          {
+            idempotency_key: randomUUID(),
+            resource: 'lab_reports',
+            op: 'create',
+            id: randomUUID(),
+            payload: { ...fields(), attachment_key: readersFile },
+          },
+        ],
+      },
+    });
+    expect(queued.json<{ results: { status: number }[] }>().results[0]?.status).toBe(403);
     expect((await updateForm(reader, id, { report_type: 'Mine' })).statusCode).toBe(403);
     expect((await remove(reader, id)).statusCode).toBe(403);
     expect(
