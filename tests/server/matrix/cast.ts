@@ -396,7 +396,13 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
     'owner-doctor': () => ownerDoctorEntry(ctx, owner, directoryDoctorId),
     'owner-pharmacy': () => ownerPharmacyEntry(ctx, owner, directoryPharmacyId),
     'owner-file': () => fileKey,
-    'owner-session': () => claimsOf(ctx.app.issueToken({ id: owner.userId })).sid,
+    'owner-session': async () => {
+      const token = ctx.app.issueToken({ id: owner.userId });
+      // The session row is written in the background; a request with its own token waits for it, so the
+      // case never asks to end a session whose row is not there yet (Postgres answered 404 once).
+      await as(ctx, { token }, { method: 'GET', url: '/api/auth/sessions' });
+      return claimsOf(token).sid;
+    },
     'care-link': () => (linkedWith ? linkId(ctx, owner, linkedWith) : null),
     invitation: () => invitation,
     'permission-request': () => permissionRequest,
