@@ -24,6 +24,7 @@ export type RouteAccess =
  * - 'owner-pharmacy': an entry of the owner's pharmacies.
  * - 'owner-file': a stored file attached to a record of the owner.
  * - 'owner-session': one of the owner's sign-ins.
+ * - 'owner-subscription': the owner's subscription, by its customer id (the owner is on the Free plan).
  * - 'care-link': the link between the owner and the linked caregiver with the permission.
  * - 'invitation': a waiting invitation from the owner to the caregiver with no link.
  * - 'permission-request': a waiting request of the linked caregiver with the permission, to the owner.
@@ -37,6 +38,7 @@ export type RouteTarget =
   | 'owner-pharmacy'
   | 'owner-file'
   | 'owner-session'
+  | 'owner-subscription'
   | 'care-link'
   | 'invitation'
   | 'permission-request';

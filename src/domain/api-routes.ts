@@ -14,6 +14,7 @@ import type { ApiRoute, HttpMethod } from './api-route-types';
 import { authRoutes, careRoutes } from './api-routes-people';
 import { directoryRoutes, recordRoutes } from './api-routes-records';
 import { labReportRoutes, medicineRoutes } from './api-routes-medicines';
+import { billingRoutes } from './api-routes-billing';
 
 export type {
   ApiRoute,
@@ -34,6 +35,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...recordRoutes,
   ...medicineRoutes,
   ...labReportRoutes,
+  ...billingRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

@@ -1,3 +1,4 @@
+import { planIdSchema } from './billing';
 import { z } from 'zod';
 import { ETHNICITIES, GENDERS, RACES } from './options';
 import { passwordSchema, PASSWORD_MESSAGES } from './password';
@@ -76,6 +77,8 @@ export const registerBodySchema = z.object({
   password: passwordSchema,
   role: z.enum(['Patient', 'Caregiver'], { error: AUTH_MESSAGES.roleInvalid }),
   zip_code: zipCode,
+  /** A corporate sign-up's plan (/signup/:plan): a patient is offered it first when choosing a plan. */
+  plan: planIdSchema.optional(),
 });
 export type RegisterBody = z.input<typeof registerBodySchema>;
 

@@ -14,6 +14,7 @@ import { registerRateLimits } from './plugins/rate-limits';
 import { docsPlugin } from './plugins/docs';
 import { staticAppPlugin } from './plugins/static-app';
 import { authPlugin } from './plugins/auth';
+import { billingPlugin } from './plugins/billing';
 import { mailPlugin } from './plugins/mail';
 import { storagePlugin } from './plugins/storage';
 import { healthRoutes } from './routes/health';
@@ -26,6 +27,7 @@ import { doctorRoutes, pharmacyRoutes } from './routes/directory';
 import { syncRoutes } from './routes/sync';
 import { requestRoutes } from './routes/requests';
 import { uploadRoutes } from './routes/uploads';
+import { billingRoutes } from './routes/billing';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
 
@@ -87,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mailPlugin);
   await app.register(storagePlugin);
   await app.register(authPlugin);
+  await app.register(billingPlugin);
 
   await app.register(
     async (api) => {
@@ -112,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(syncRoutes, { prefix: '/sync' });
       await api.register(requestRoutes, { prefix: '/request' });
       await api.register(uploadRoutes, { prefix: '/upload-image' });
+      await api.register(billingRoutes, { prefix: '/stripe' });
     },
     { prefix: '/api' },
   );

@@ -1,3 +1,4 @@
+import { stripeConfig, type StripeConfig } from './config-billing';
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -147,6 +148,26 @@ const envSchema = z.object({
   OCR_TIMEOUT_MS: wholeNumber(1000, 600_000, 60_000),
   /** The most pages of a PDF read. */
   OCR_MAX_PAGES: wholeNumber(1, 100, 5),
+  /** Set, payments go through Stripe; unset, through the built-in test-mode checkout (config-billing.ts). */
+  STRIPE_SECRET_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{8,}$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+  ),
+  /** A Stripe-compatible server's address instead of api.stripe.com (tests, a local mock). */
+  STRIPE_API_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
+  ),
   /** Set, uploaded files go to this bucket of an S3-compatible object store instead of DATA_DIR/files. */
   S3_BUCKET: z.preprocess(
     emptyToUndefined,
@@ -231,6 +252,8 @@ export type Config = {
   ocr: { workers: number; timeoutMs: number; maxPages: number };
   /** Unset: files are kept on disk under DATA_DIR/files. */
   s3: S3Config | undefined;
+  /** Unset: the built-in test-mode checkout takes the payments (nothing is charged). */
+  stripe: StripeConfig | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -244,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const vars = parsed.data;
   const s3 = s3Config(vars);
+  const stripe = stripeConfig(vars);
   const dataDir = resolve(vars.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
@@ -285,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ocr: { workers: vars.OCR_WORKERS, timeoutMs: vars.OCR_TIMEOUT_MS, maxPages: vars.OCR_MAX_PAGES },
     s3,
+    stripe,
   };
 }
 

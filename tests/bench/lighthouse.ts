@@ -124,11 +124,21 @@ async function makePatient(base: string, dataDir: string): Promise<string> {
     body: JSON.stringify({ token }),
   });
   if (!verified.ok) throw new Error(`verify-email answered ${verified.status}`);
-  const login = await fetch(`${base}/api/auth/login`, {
+  const signIn = () =>
+    fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+  // The first sign-in of a new patient asks for a plan (403 SUBSCRIPTION_REQUIRED): the Free one.
+  const refusal = (await (await signIn()).json()) as { userId: string; subscribeToken: string };
+  const chosen = await fetch(`${base}/api/stripe/subscribe`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
+    body: JSON.stringify({ planId: 'free', userId: refusal.userId, subscribeToken: refusal.subscribeToken }),
   });
+  if (!chosen.ok) throw new Error(`subscribe answered ${chosen.status}`);
+  const login = await signIn();
   const { accessToken } = (await login.json()) as { accessToken: string };
   const accepted = await fetch(`${base}/api/auth/beta-policy`, {
     method: 'POST',

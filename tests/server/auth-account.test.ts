@@ -243,7 +243,10 @@ describe('POST /api/auth/resend-verification', () => {
     // The new link verifies the account.
     const fresh = verificationTokenIn(lastMailTo(ctx, 'asha.rao@example.com'));
     expect((await verify(fresh)).json()).toMatchObject({ already_verified: false });
-    expect((await login(validBody.email, TEST_PASSWORD)).statusCode).toBe(200);
+    // Verified: what stops the sign-in now is only that a new patient has not chosen a plan yet.
+    expect((await login(validBody.email, TEST_PASSWORD)).json()).toMatchObject({
+      code: 'SUBSCRIPTION_REQUIRED',
+    });
   });
 
   it('sends at most one link every few minutes, however often it is asked', async () => {
@@ -331,7 +334,9 @@ describe('POST /api/auth/login', () => {
     expect(readMailbox(ctx)).toHaveLength(2);
     const freshToken = verificationTokenIn(lastMailTo(ctx, validBody.email));
     expect((await verify(freshToken)).statusCode).toBe(200);
-    expect((await login(validBody.email, TEST_PASSWORD)).statusCode).toBe(200);
+    expect((await login(validBody.email, TEST_PASSWORD)).json()).toMatchObject({
+      code: 'SUBSCRIPTION_REQUIRED',
+    });
   });
 
   it('does not say "not verified" to someone without the password', async () => {

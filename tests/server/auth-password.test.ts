@@ -366,11 +366,12 @@ describe('POST /api/auth/reset-password', () => {
       name: 'New Person',
       email: 'new.person@example.com',
       password: TEST_PASSWORD,
-      role: 'Patient',
+      role: 'Caregiver',
       zip_code: '10001',
     });
     const resetToken = await resetTokenFor('new.person@example.com');
     await post('reset-password', { email: 'new.person@example.com', newPassword: NEW_PASSWORD, resetToken });
+    // (A caregiver: a new patient's sign-in would stop next at choosing a plan.)
     expect((await login('new.person@example.com', NEW_PASSWORD)).statusCode).toBe(200);
   });
 

@@ -86,7 +86,8 @@ describe('GET /api/auth/profile', () => {
         zip_code: '10001',
         patient_id: patient?.id,
         caregiver_id: null,
-        stripe_customer_id: null,
+        // Kincare's own customer id, given with the Free plan the new patient chose (no provider yet).
+        stripe_customer_id: expect.stringMatching(/^cus_local_[0-9a-f]{32}$/),
         email_verified: true,
         birth_date: null,
         age: null,

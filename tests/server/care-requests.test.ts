@@ -7,6 +7,7 @@ import { careLinks, careRequests, permissionRequests, users } from '../../src/se
 import { INVITES_PER_HOUR } from '../../src/server/routes/requests';
 import { lastMailTo, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
+import { givePlan } from '../fixtures/plans';
 
 // The invitations of /api/request (SPEC section 4): send, the three lists, approve, reject, delete and
 // update-permission, with every refusal: bad input 400, the wrong role 403, another person's request 404,
@@ -169,6 +170,8 @@ describe('POST /request/send-request', () => {
     const refused = await send(newcomer, invite(caregiver.email));
     expect([refused.statusCode, refused.json().message]).toEqual([403, BETA_POLICY_MESSAGES.notAccepted]);
 
+    // A plan with no caregiver limit: this is the hourly limit, not the plan's.
+    await givePlan(ctx.database.db, patient.userId, 'plus-monthly');
     for (let index = 0; index < INVITES_PER_HOUR; index += 1) {
       expect((await send(patient, invite(`person${index}@example.com`))).statusCode).toBe(200);
     }

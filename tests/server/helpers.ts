@@ -119,12 +119,16 @@ export function fakePwaDir(): string {
   return dir;
 }
 
-/** Empties every table of ours (not the migrations journal), so each test starts from nothing. */
+/**
+ * Empties every table of ours (not the migrations journal), so each test starts from nothing, but the
+ * plans offered, which are data the migrations seed (a Stripe price remembered by a test is forgotten).
+ */
 export async function resetDatabase(ctx: TestContext): Promise<void> {
   const rows = await queryRows<{ tablename: string }>(
     ctx.database.db,
-    sql`select tablename from pg_tables where schemaname = 'public'`,
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'plans'`,
   );
+  await ctx.database.db.execute(sql`update plans set stripe_price_id = null`);
   const tables = rows.map((row) => `"${row.tablename}"`);
   // A request of the previous test still finishing (an answer is sent before its last write commits) can
   // deadlock with the truncate on Postgres, which then aborts the truncate: wait a moment and try again.
@@ -199,6 +203,11 @@ export async function createUser(
     zip_code?: string;
     /** Accept the beta policy after signing in, as the app asks first: without it every write is refused. */
     acceptBetaPolicy?: boolean;
+    /**
+     * The plan a patient chooses when the first sign-in asks for one (as the app's modal does): 'free'
+     * unless said; null leaves the patient without a plan, and without a token (`token` is then '').
+     */
+    plan?: string | null;
   } = {},
 ): Promise<TestUser> {
   userCounter += 1;
@@ -218,11 +227,33 @@ export async function createUser(
     payload: { token },
   });
   if (verified.statusCode !== 200) throw new Error(`verify-email failed: ${verified.body}`);
-  const login = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: body.email, password: body.password },
-  });
+  const signIn = () =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: body.email, password: body.password },
+    });
+  let login = await signIn();
+  if (login.statusCode === 403 && login.json<{ code?: string }>().code === 'SUBSCRIPTION_REQUIRED') {
+    const refusal = login.json<{ userId: string; subscribeToken: string }>();
+    const plan = overrides.plan === undefined ? 'free' : overrides.plan;
+    if (plan === null) {
+      return {
+        userId: refusal.userId,
+        email: body.email.toLowerCase(),
+        password: body.password,
+        token: '',
+        role: body.role,
+      };
+    }
+    const chosen = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/stripe/subscribe',
+      payload: { planId: plan, userId: refusal.userId, subscribeToken: refusal.subscribeToken },
+    });
+    if (chosen.statusCode !== 200) throw new Error(`subscribe failed: ${chosen.body}`);
+    login = await signIn();
+  }
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   const answer = login.json<{ accessToken: string; userId: string; role: string }>();
   if (overrides.acceptBetaPolicy) await acceptBetaPolicy(ctx, answer.accessToken);

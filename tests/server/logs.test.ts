@@ -95,7 +95,18 @@ async function signUp(name: string, email: string, role: 'Patient' | 'Caregiver'
   found[`verification-${role}`] = verification;
   const verified = await call('POST', '/api/auth/verify-email', { payload: { token: verification } });
   expect(verified.statusCode, verified.body).toBe(200);
-  const login = await call('POST', '/api/auth/login', { payload: { email, password: secrets.password } });
+  let login = await call('POST', '/api/auth/login', { payload: { email, password: secrets.password } });
+  if (role === 'Patient') {
+    // A new patient chooses a plan first, with the short-lived token of the 403: it must not be logged.
+    expect(login.json(), login.body).toMatchObject({ code: 'SUBSCRIPTION_REQUIRED' });
+    const { userId, subscribeToken } = login.json<{ userId: string; subscribeToken: string }>();
+    found.subscribeToken = subscribeToken;
+    const chosen = await call('POST', '/api/stripe/subscribe', {
+      payload: { planId: 'free', userId, subscribeToken },
+    });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    login = await call('POST', '/api/auth/login', { payload: { email, password: secrets.password } });
+  }
   expect(login.statusCode, login.body).toBe(200);
   const token = login.json<{ accessToken: string }>().accessToken;
   found[`token-${role}`] = token;

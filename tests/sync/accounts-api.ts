@@ -60,6 +60,7 @@ export async function registerThroughApi(
   const password = `chaos-${randomUUID()}-1`;
   await call(server, 'POST', '/auth/register', { name, email, password, role, zip_code: '10001' });
   await call(server, 'POST', '/auth/verify-email', { token: verificationTokenFor(server, email) });
+  if (role === 'Patient') await chooseFreePlan(server, { email, password });
   const token = await signIn(server, { email, password });
   // As the app asks on the first sign-in: without it the server refuses every write.
   await call(
@@ -77,6 +78,23 @@ export async function registerThroughApi(
     patientId: typeof profile.patient_id === 'string' ? profile.patient_id : null,
     caregiverId: typeof profile.caregiver_id === 'string' ? profile.caregiver_id : null,
   };
+}
+
+/** As a new patient's first sign-in asks (403 SUBSCRIPTION_REQUIRED): the Free plan, with its token. */
+async function chooseFreePlan(server: ServerProcess, account: { email: string; password: string }) {
+  const response = await fetch(`${server.baseURL}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  const refusal = (await response.json()) as Json;
+  if (response.status !== 403 || refusal.code !== 'SUBSCRIPTION_REQUIRED')
+    throw new Error(`a new patient's sign-in answered ${response.status}: ${JSON.stringify(refusal)}`);
+  await call(server, 'POST', '/stripe/subscribe', {
+    planId: 'free',
+    userId: String(refusal.userId),
+    subscribeToken: String(refusal.subscribeToken),
+  });
 }
 
 /** POST /api/auth/login: a fresh, real token. */

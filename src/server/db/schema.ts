@@ -46,6 +46,8 @@ export const users = pgTable(
     stripeCustomerId: text('stripe_customer_id'),
     betaPolicyAcknowledgements: jsonb('beta_policy_acknowledgements').$type<Record<string, boolean>>(),
     betaPolicyAcceptedAt: timestamp('beta_policy_accepted_at', { withTimezone: true }),
+    /** The plan a corporate sign-up (/signup/:plan) chose, offered first when the patient picks a plan. */
+    signupPlanId: text('signup_plan_id'),
     ...timestamps,
   },
   (table) => [uniqueIndex('users_email_unique').on(table.email)],
@@ -385,3 +387,4 @@ export const directoryPharmacies = pgTable(
 );
 
 export * from './schema-reminders';
+export * from './schema-billing';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
@@ -14,6 +15,9 @@ import {
 import type { Database } from '../db/client';
 import { emailVerifications, users } from '../db/schema';
 import { errorBodySchema } from '../../domain/errors';
+import { BILLING_CODES, BILLING_MESSAGES } from '../../domain/billing';
+import { findPlan } from '../services/billing/plans';
+import { issueSubscribeToken } from '../services/billing/subscribe-tokens';
 import { HttpError } from '../plugins/errors';
 import { createAccount, findAccountByEmail, type Account } from '../services/accounts';
 import {
@@ -69,6 +73,13 @@ async function resendVerificationLink(app: FastifyInstance, account: Account) {
   await sendVerificationLink(app, account, await createVerificationToken(app.db, account.id));
 }
 
+/** The login's 403: e-mail not verified, or (with what choosing a plan needs) SUBSCRIPTION_REQUIRED. */
+const loginRefusedBodySchema = errorBodySchema.extend({
+  userId: z.string().optional(),
+  subscribeToken: z.string().optional(),
+  planId: z.string().nullable().optional(),
+});
+
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { loginPerMinute, otpPerMinute } = app.config.rateLimits;
 
@@ -92,9 +103,18 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, email, password, role, zip_code: zipCode } = request.body;
+      const { name, email, password, role, zip_code: zipCode, plan } = request.body;
+      if (plan !== undefined && (role !== 'Patient' || !(await findPlan(app.db, plan))?.offered))
+        throw new HttpError(400, BILLING_MESSAGES.planUnknown);
       const passwordHash = await hashPassword(password);
-      const created = await createAccount(app.db, { name, email, passwordHash, role, zipCode });
+      const created = await createAccount(app.db, {
+        name,
+        email,
+        passwordHash,
+        role,
+        zipCode,
+        signupPlanId: plan ?? null,
+      });
       if (!created) throw new HttpError(409, AUTH_MESSAGES.emailTaken);
       await sendVerificationLink(app, { name, email }, created.verificationToken);
       return reply.status(201).send({ success: true, message: REGISTERED_MESSAGE });
@@ -167,7 +187,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
           200: loginResponseSchema,
           400: errorBodySchema,
           401: errorBodySchema,
-          403: errorBodySchema,
+          403: loginRefusedBodySchema,
           429: errorBodySchema,
         },
       },
@@ -182,6 +202,14 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!account.emailVerifiedAt) {
         await resendVerificationLink(app, account);
         throw new HttpError(403, AUTH_MESSAGES.emailNotVerified, 'EMAIL_NOT_VERIFIED');
+      }
+      // A patient signs in with a plan (SPEC section 4); one without gets a token to choose one first.
+      if (account.role === 'Patient' && !(await app.billing.allowsSignIn(account.id))) {
+        throw new HttpError(403, BILLING_MESSAGES.subscriptionRequired, BILLING_CODES.subscriptionRequired, {
+          userId: account.id,
+          subscribeToken: issueSubscribeToken(app.config.jwtSecret, account.id),
+          planId: account.signupPlanId,
+        });
       }
       const { token } = await app.openSession(request, account.id);
       return { success: true as const, accessToken: token, role: account.role, userId: account.id };

@@ -1,3 +1,4 @@
+import { returnLabExtraction, takeLabExtraction } from '../services/billing/plan-limits';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -179,10 +180,18 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       // Reading a report is the first step of adding one (or of correcting its results) for the patient.
       const patientId = await patientForCall(app.db, request.auth, request.body.patient, PERMISSIONS.add);
-      return readLabReportFile(
-        { db: app.db, storage: app.storage, ocr: app.ocr },
-        { key: request.body.s3Key, callerUserId: request.auth.userId, patientId },
-      );
+      // Each reading counts against the patient's plan; one the service could not do is given back.
+      await takeLabExtraction(app.db, patientId);
+      try {
+        return await readLabReportFile(
+          { db: app.db, storage: app.storage, ocr: app.ocr },
+          { key: request.body.s3Key, callerUserId: request.auth.userId, patientId },
+        );
+      } catch (error) {
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (typeof status !== 'number' || status >= 500) await returnLabExtraction(app.db, patientId);
+        throw error;
+      }
     },
   );
 

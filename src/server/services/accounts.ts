@@ -15,6 +15,8 @@ export type NewAccount = {
   passwordHash: string;
   role: Extract<Role, 'Patient' | 'Caregiver'>;
   zipCode: string;
+  /** The plan a corporate sign-up (/signup/:plan) chose: offered first when the patient picks a plan. */
+  signupPlanId?: string | null;
 };
 
 export type Account = {
@@ -24,6 +26,7 @@ export type Account = {
   role: Role;
   passwordHash: string;
   emailVerifiedAt: Date | null;
+  signupPlanId: string | null;
 };
 
 /** Creates the account and its first verification token; null when the e-mail is taken. */
@@ -51,6 +54,7 @@ const accountColumns = {
   role: users.role,
   passwordHash: users.passwordHash,
   emailVerifiedAt: users.emailVerifiedAt,
+  signupPlanId: users.signupPlanId,
 };
 
 export async function findAccountByEmail(db: Queryable, email: string): Promise<Account | null> {

@@ -9,6 +9,7 @@ import type { Permission } from '../../domain/permissions';
 import type { Database } from '../db/client';
 import { caregivers, careLinks, careRequests, patients, users } from '../db/schema';
 import type { AuthUser } from '../plugins/auth';
+import { requireCaregiverAllowance } from './billing/plan-limits';
 import { HttpError } from '../plugins/errors';
 import { findAccountByEmail } from './accounts';
 import { inviteExpiry, mintToken, type CareTokenHasher } from './care-invites';
@@ -67,6 +68,7 @@ export async function sendCareRequest(
     if (waiting) throw conflict(CARE_MESSAGES.alreadyInvited);
     if (caregiverId && (await findLinkBetween(tx, patient.patientId, caregiverId)))
       throw conflict(CARE_MESSAGES.alreadyLinked);
+    await requireCaregiverAllowance(tx, patient.patientId);
     const row = {
       patientId: patient.patientId,
       caregiverEmail: input.caregiverEmail,

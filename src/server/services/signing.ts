@@ -4,7 +4,8 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 // an HMAC of a purpose label, so a value made for one purpose (a file-link signature) can never pass
 // for another (a password-reset code hash), and the JWT key itself never signs anything else.
 
-export type SigningPurpose = 'file-links' | 'password-reset-codes' | 'care-invites';
+export type SigningPurpose =
+  'file-links' | 'password-reset-codes' | 'care-invites' | 'subscribe-tokens' | 'test-billing-webhooks';
 
 export function deriveKey(secret: string, purpose: SigningPurpose): Buffer {
   return createHmac('sha256', secret).update(`kincare:${purpose}`).digest();

@@ -1,3 +1,4 @@
+import { givePlan } from '../../fixtures/plans';
 import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ApiRoute, RouteTarget } from '../../../src/domain/api-routes';
@@ -386,6 +387,9 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
       ? await askForPermission(ctx, owner, linkedWith, permissionNotHeld)
       : null;
 
+  // A plan with no caregiver limit: the matrix links and invites more caregivers than Free allows. The
+  // subscription routes start from no plan (subscribe) or the Free plan ('owner-subscription').
+  if (!route.path.startsWith('/api/stripe/')) await givePlan(ctx.database.db, owner.userId, 'plus-yearly');
   const directoryDoctorId = await directoryDoctor(ctx);
   const directoryPharmacyId = await directoryPharmacy(ctx);
   const targets: Record<RouteTarget, () => string | null | Promise<string | null>> = {
@@ -402,6 +406,11 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
       // case never asks to end a session whose row is not there yet (Postgres answered 404 once).
       await as(ctx, { token }, { method: 'GET', url: '/api/auth/sessions' });
       return claimsOf(token).sid;
+    },
+    'owner-subscription': async () => {
+      await givePlan(ctx.database.db, owner.userId, 'free');
+      const row = await ctx.app.billing.subscriptionOf(owner.userId);
+      return row?.customer_id ?? null;
     },
     'care-link': () => (linkedWith ? linkId(ctx, owner, linkedWith) : null),
     invitation: () => invitation,

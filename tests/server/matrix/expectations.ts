@@ -31,6 +31,7 @@ const PARTIES: Record<RouteTarget, readonly PersonCaller[] | 'anyone'> = {
   'owner-pharmacy': ['owner'],
   'owner-file': ['owner'],
   'owner-session': ['owner'],
+  'owner-subscription': ['owner'],
   'care-link': ['owner', 'linked-with-permission'],
   invitation: ['owner', 'unlinked-caregiver'],
   'permission-request': ['owner', 'linked-with-permission'],

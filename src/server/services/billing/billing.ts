@@ -1,0 +1,207 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  BILLING_MESSAGES,
+  isCanceled,
+  subscriptionAllowsUse,
+  type CheckoutResponse,
+  type Subscription,
+} from '../../../domain/billing';
+import type { Database } from '../../db/client';
+import { users } from '../../db/schema';
+import { HttpError } from '../../plugins/errors';
+import { findPlan, providerPlan, type PlanRow } from './plans';
+import { ProviderUnavailableError, type PaymentProvider } from './provider';
+import {
+  cancelFreeSubscription,
+  setCustomerId,
+  storeFreeSubscription,
+  storeProviderSubscription,
+  subscriptionOf,
+  subscriptionRowOf,
+} from './subscription-store';
+import { handleWebhook, type WebhookOutcome } from './webhooks';
+
+// What a patient can do with their plan (SPEC section 7, Subscriptions): choose one, move from monthly
+// to yearly, cancel, renew. Paid changes go through the payment provider; what it answers is stored at
+// once (and again when its webhook arrives, which changes nothing twice). A free plan needs no provider.
+
+export type Billing = {
+  readonly provider: PaymentProvider;
+  subscriptionOf(userId: string): Promise<Subscription | null>;
+  /** Whether the patient's subscription lets them sign in (see subscriptionAllowsUse). */
+  allowsSignIn(userId: string, now?: Date): Promise<boolean>;
+  subscribe(userId: string, planId: string): Promise<CheckoutResponse>;
+  upgrade(userId: string, customerId: string, planId: string): Promise<CheckoutResponse>;
+  cancel(userId: string, customerId: string): Promise<Subscription>;
+  renew(userId: string, customerId: string, planId: string): Promise<CheckoutResponse>;
+  handleWebhook(rawBody: Buffer | string, signature: string | undefined): Promise<WebhookOutcome>;
+};
+
+/** A provider failure is the provider's, not the person's: 503 with a message that says to wait. */
+async function withProvider<T>(call: () => Promise<T>, log: FastifyBaseLogger): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProviderUnavailableError) {
+      log.warn({ err: error }, 'the payment provider did not answer');
+      throw new HttpError(503, BILLING_MESSAGES.providerUnavailable);
+    }
+    throw error;
+  }
+}
+
+export function createBilling(deps: {
+  db: Database;
+  provider: PaymentProvider;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}): Billing {
+  const { db, provider, publicUrl, log } = deps;
+  const successUrl = `${publicUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`;
+  const cancelUrl = `${publicUrl}/billing/cancel`;
+
+  async function offeredPlan(planId: string): Promise<PlanRow> {
+    const plan = await findPlan(db, planId);
+    if (!plan?.offered) throw new HttpError(400, BILLING_MESSAGES.planUnknown);
+    return plan;
+  }
+
+  /** The patient's customer at this provider, made the first time it is needed. */
+  async function providerCustomer(userId: string): Promise<string> {
+    const [user] = await db
+      .select({ name: users.name, email: users.email, customerId: users.stripeCustomerId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (!user) throw new HttpError(404, BILLING_MESSAGES.customerUnknown);
+    if (user.customerId && ownsCustomer(provider.kind, user.customerId)) return user.customerId;
+    const customerId = await withProvider(() => provider.createCustomer({ userId, ...user }), log);
+    await setCustomerId(db, userId, customerId);
+    return customerId;
+  }
+
+  /** A customer id for a free plan: the provider's if there is one already, else one of Kincare's own. */
+  async function anyCustomer(userId: string): Promise<string> {
+    const [user] = await db
+      .select({ customerId: users.stripeCustomerId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (user?.customerId) return user.customerId;
+    const customerId = `cus_local_${userId.replaceAll('-', '')}`;
+    await setCustomerId(db, userId, customerId);
+    return customerId;
+  }
+
+  async function checkout(userId: string, plan: PlanRow): Promise<CheckoutResponse> {
+    const customerId = await providerCustomer(userId);
+    const session = await withProvider(
+      () => provider.createCheckout({ customerId, userId, plan: providerPlan(plan), successUrl, cancelUrl }),
+      log,
+    );
+    return { checkout_url: session.url, subscription: null };
+  }
+
+  async function store(userId: string, read: () => Promise<Awaited<ReturnType<PaymentProvider['cancel']>>>) {
+    const observedAt = new Date();
+    const subscription = await withProvider(read, log);
+    await db.transaction((tx) =>
+      storeProviderSubscription(tx, userId, subscription, provider.kind, observedAt),
+    );
+  }
+
+  /** The caller's own subscription named by its customer id (anyone else's is not found). */
+  async function ownSubscription(userId: string, customerId: string) {
+    const row = await subscriptionRowOf(db, userId);
+    if (!row || row.customerId !== customerId) throw new HttpError(404, BILLING_MESSAGES.customerUnknown);
+    return row;
+  }
+
+  async function current(userId: string): Promise<Subscription> {
+    const answer = await subscriptionOf(db, userId);
+    if (!answer) throw new HttpError(404, BILLING_MESSAGES.customerUnknown);
+    return answer;
+  }
+
+  return {
+    provider,
+    subscriptionOf: (userId) => subscriptionOf(db, userId),
+
+    async allowsSignIn(userId, now = new Date()) {
+      return subscriptionAllowsUse(await subscriptionOf(db, userId), now);
+    },
+
+    async subscribe(userId, planId) {
+      const plan = await offeredPlan(planId);
+      const existing = await subscriptionOf(db, userId);
+      if (
+        existing &&
+        !isCanceled(existing.subscription_status) &&
+        existing.subscription_status !== 'incomplete_expired'
+      )
+        throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
+      if (plan.priceCents === 0) {
+        await storeFreeSubscription(db, userId, await anyCustomer(userId), plan.id);
+        return { checkout_url: null, subscription: await current(userId) };
+      }
+      return checkout(userId, plan);
+    },
+
+    async upgrade(userId, customerId, planId) {
+      const row = await ownSubscription(userId, customerId);
+      const plan = await offeredPlan(planId);
+      const existing = await current(userId);
+      const allowed =
+        existing.subscription_status === 'active' &&
+        !existing.cancel_at_period_end &&
+        existing.interval === 'month' &&
+        plan.interval === 'year';
+      if (!allowed) throw new HttpError(409, BILLING_MESSAGES.upgradeNotAllowed);
+      // From a free plan there is no card yet: the yearly plan starts at checkout, replacing the free one.
+      if (row.provider === 'none') return checkout(userId, plan);
+      await store(userId, () => provider.changePlan(row.id, providerPlan(plan)));
+      return { checkout_url: null, subscription: await current(userId) };
+    },
+
+    async cancel(userId, customerId) {
+      const row = await ownSubscription(userId, customerId);
+      if (isCanceled(row.status)) throw new HttpError(409, BILLING_MESSAGES.noSubscriptionToChange);
+      if (row.provider === 'none') await cancelFreeSubscription(db, userId);
+      else await store(userId, () => provider.cancel(row.id));
+      return current(userId);
+    },
+
+    async renew(userId, customerId, planId) {
+      const row = await ownSubscription(userId, customerId);
+      if (!isCanceled(row.status)) throw new HttpError(409, BILLING_MESSAGES.notCanceled);
+      const plan = await offeredPlan(planId);
+      if (plan.priceCents === 0) {
+        await storeFreeSubscription(db, userId, row.customerId, plan.id);
+        return { checkout_url: null, subscription: await current(userId) };
+      }
+      if (!ownsCustomer(provider.kind, row.customerId)) return checkout(userId, plan);
+      const observedAt = new Date();
+      const renewed = await withProvider(
+        () => provider.subscribeWithSavedCard(row.customerId, userId, providerPlan(plan)),
+        log,
+      );
+      if (!renewed) return checkout(userId, plan);
+      await db.transaction((tx) => storeProviderSubscription(tx, userId, renewed, provider.kind, observedAt));
+      return { checkout_url: null, subscription: await current(userId) };
+    },
+
+    handleWebhook: (rawBody, signature) =>
+      withProvider(() => handleWebhook({ db, provider, log }, rawBody, signature), log),
+  };
+}
+
+/**
+ * Whether a stored customer id is this provider's. Kincare's own (`cus_local_…`, a free plan before any
+ * payment) is nobody's; the test provider's (`cus_test_…`) are not Stripe's, should an install move
+ * from the built-in checkout to Stripe.
+ */
+export function ownsCustomer(kind: PaymentProvider['kind'], customerId: string): boolean {
+  if (customerId.startsWith('cus_local_')) return false;
+  return kind === 'test' ? customerId.startsWith('cus_test_') : !customerId.startsWith('cus_test_');
+}

@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { BILLING_MESSAGES } from '../../../domain/billing';
+import type { Database } from '../../db/client';
+import { testBillingObjects } from '../../db/schema';
+import type { CheckoutInput, PaymentProvider, ProviderPlan } from './provider';
+import { fromStripeSubscription, type StripeSubscriptionLike } from './stripe-objects';
+import { signStripeEvent } from './webhook-signature';
+
+// The built-in test-mode payment provider, used when STRIPE_SECRET_KEY is unset so that the whole flow
+// works on a fresh install: it plays Stripe's part with books of its own (test_billing_objects), a
+// hosted checkout page of Kincare's (routes/test-checkout.ts) that takes test card numbers, and
+// Stripe-shaped webhook events, signed the Stripe way and handed to the same verification and handler
+// as Stripe's. Nothing is charged; the page says so.
+
+/** Stripe's test cards: this one pays; 4000 0000 0000 0002 (or any other number) is declined. */
+export const TEST_CARD_THAT_PAYS = '4242424242424242';
+
+type TestCheckoutSession = {
+  id: string;
+  object: 'checkout.session';
+  customer: string;
+  client_reference_id: string;
+  metadata: { userId: string; planId: string };
+  status: 'open' | 'complete' | 'expired';
+  subscription: string | null;
+  success_url: string;
+  cancel_url: string;
+  expires_at: number;
+  url: string;
+  /** What the page shows: the plan as it was when the checkout began. */
+  plan: ProviderPlan;
+};
+
+type TestCustomer = {
+  id: string;
+  object: 'customer';
+  email: string;
+  name: string;
+  metadata: { userId: string };
+  invoice_settings: { default_payment_method: string | null };
+};
+
+export type TestPaymentOutcome = { paid: true; redirectTo: string } | { paid: false; message: string };
+
+export type TestProvider = PaymentProvider & {
+  readonly kind: 'test';
+  /** The session the checkout page shows, or undefined. */
+  checkoutSession(id: string): Promise<TestCheckoutSession | undefined>;
+  /** The person pressed Pay on the checkout page with this card number (digits only). */
+  pay(sessionId: string, cardNumber: string, now?: Date): Promise<TestPaymentOutcome>;
+};
+
+const CHECKOUT_LIFETIME_SECONDS = 24 * 60 * 60;
+const DAY_SECONDS = 24 * 60 * 60;
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const randomId = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
+
+function periodEnd(start: number, interval: 'month' | 'year'): number {
+  const end = new Date(start * 1000);
+  if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1);
+  else end.setUTCMonth(end.getUTCMonth() + 1);
+  return seconds(end);
+}
+
+export function createTestProvider(options: {
+  db: Database;
+  publicUrl: string;
+  webhookSecret: string;
+  /** Hands a signed event to the webhook handler, as Stripe would post it. */
+  deliver: (payload: string, signature: string) => Promise<void>;
+}): TestProvider {
+  const { db, publicUrl, webhookSecret } = options;
+
+  async function read<T>(
+    id: string,
+    kind: 'checkout_session' | 'subscription' | 'customer',
+  ): Promise<T | undefined> {
+    const [row] = await db
+      .select({ object: testBillingObjects.object })
+      .from(testBillingObjects)
+      .where(and(eq(testBillingObjects.id, id), eq(testBillingObjects.kind, kind)))
+      .limit(1);
+    return row?.object as T | undefined;
+  }
+
+  async function write(
+    kind: 'checkout_session' | 'subscription' | 'customer',
+    object: { id: string },
+    customerId: string,
+  ): Promise<void> {
+    const values = { kind, customerId, object: { ...object }, updatedAt: new Date() };
+    await db
+      .insert(testBillingObjects)
+      .values({ id: object.id, ...values })
+      .onConflictDoUpdate({ target: testBillingObjects.id, set: values });
+  }
+
+  async function emit(type: string, object: object): Promise<void> {
+    const event = {
+      id: randomId('evt_test_'),
+      object: 'event',
+      type,
+      created: seconds(new Date()),
+      data: { object },
+    };
+    const payload = JSON.stringify(event);
+    await options.deliver(payload, signStripeEvent(payload, webhookSecret));
+  }
+
+  async function subscription(id: string): Promise<StripeSubscriptionLike> {
+    const found = await read<StripeSubscriptionLike>(id, 'subscription');
+    if (!found) throw new Error(`No such subscription: '${id}'`);
+    return found;
+  }
+
+  async function startSubscription(
+    customerId: string,
+    userId: string,
+    plan: ProviderPlan,
+    withTrial: boolean,
+    now: Date,
+  ): Promise<StripeSubscriptionLike> {
+    const start = seconds(now);
+    const trialEnd =
+      withTrial && plan.trialPeriodDays > 0 ? start + plan.trialPeriodDays * DAY_SECONDS : null;
+    const created: StripeSubscriptionLike = {
+      id: randomId('sub_test_'),
+      customer: customerId,
+      status: trialEnd ? 'trialing' : 'active',
+      cancel_at_period_end: false,
+      start_date: start,
+      ended_at: null,
+      trial_end: trialEnd,
+      metadata: { userId, planId: plan.id },
+      items: {
+        data: [
+          {
+            id: randomId('si_test_'),
+            current_period_end: trialEnd ?? periodEnd(start, plan.interval),
+            price: { id: `price_test_${plan.id}`, lookup_key: plan.id },
+          },
+        ],
+      },
+    };
+    await write('subscription', created, customerId);
+    await emit('customer.subscription.created', created);
+    if (!trialEnd) await emit('invoice.paid', invoiceFor(created));
+    return created;
+  }
+
+  const invoiceFor = (subscriptionObject: StripeSubscriptionLike) => ({
+    id: randomId('in_test_'),
+    object: 'invoice',
+    customer: subscriptionObject.customer,
+    status: 'paid',
+    parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionObject.id } },
+  });
+
+  return {
+    kind: 'test',
+    webhookSecret,
+
+    async createCustomer(person) {
+      const customer: TestCustomer = {
+        id: randomId('cus_test_'),
+        object: 'customer',
+        email: person.email,
+        name: person.name,
+        metadata: { userId: person.userId },
+        invoice_settings: { default_payment_method: null },
+      };
+      await write('customer', customer, customer.id);
+      return customer.id;
+    },
+
+    async createCheckout(input: CheckoutInput) {
+      const id = randomId('cs_test_');
+      const session: TestCheckoutSession = {
+        id,
+        object: 'checkout.session',
+        customer: input.customerId,
+        client_reference_id: input.userId,
+        metadata: { userId: input.userId, planId: input.plan.id },
+        status: 'open',
+        subscription: null,
+        success_url: input.successUrl.replace('{CHECKOUT_SESSION_ID}', id),
+        cancel_url: input.cancelUrl,
+        expires_at: seconds(new Date()) + CHECKOUT_LIFETIME_SECONDS,
+        url: `${publicUrl}/api/stripe/test-checkout/${id}`,
+        plan: input.plan,
+      };
+      await write('checkout_session', session, input.customerId);
+      return { id, url: session.url };
+    },
+
+    checkoutSession: (id) => read<TestCheckoutSession>(id, 'checkout_session'),
+
+    async pay(sessionId, cardNumber, now = new Date()) {
+      const session = await read<TestCheckoutSession>(sessionId, 'checkout_session');
+      if (!session) return { paid: false, message: BILLING_MESSAGES.checkoutUnknown };
+      if (session.status === 'complete') return { paid: false, message: BILLING_MESSAGES.checkoutDone };
+      if (session.status === 'expired' || session.expires_at <= seconds(now))
+        return { paid: false, message: BILLING_MESSAGES.checkoutExpired };
+      if (cardNumber !== TEST_CARD_THAT_PAYS) return { paid: false, message: BILLING_MESSAGES.cardDeclined };
+      const customer = await read<TestCustomer>(session.customer, 'customer');
+      if (customer) {
+        customer.invoice_settings.default_payment_method = randomId('pm_test_');
+        await write('customer', customer, customer.id);
+      }
+      // The session is closed before anything is announced: a second press of Pay cannot start a
+      // second subscription.
+      const closed = { ...session, status: 'complete' as const };
+      await write('checkout_session', closed, session.customer);
+      const started = await startSubscription(
+        session.customer,
+        session.client_reference_id,
+        session.plan,
+        true,
+        now,
+      );
+      const completed = { ...closed, subscription: started.id };
+      await write('checkout_session', completed, session.customer);
+      await emit('checkout.session.completed', completed);
+      return { paid: true, redirectTo: session.success_url };
+    },
+
+    async retrieveSubscription(subscriptionId) {
+      return fromStripeSubscription(await subscription(subscriptionId));
+    },
+
+    async changePlan(subscriptionId, plan) {
+      const current = await subscription(subscriptionId);
+      const item = current.items.data[0];
+      if (!item) throw new Error(`subscription ${subscriptionId} has no item`);
+      const now = seconds(new Date());
+      // A new interval starts a new billing period now, as Stripe does (the unused time is credited).
+      const trialing = current.status === 'trialing';
+      const changed: StripeSubscriptionLike = {
+        ...current,
+        metadata: { ...current.metadata, planId: plan.id },
+        items: {
+          data: [
+            {
+              ...item,
+              current_period_end: trialing ? item.current_period_end : periodEnd(now, plan.interval),
+              price: { id: `price_test_${plan.id}`, lookup_key: plan.id },
+            },
+          ],
+        },
+      };
+      const customerId = typeof changed.customer === 'string' ? changed.customer : changed.customer.id;
+      await write('subscription', changed, customerId);
+      await emit('customer.subscription.updated', changed);
+      if (!trialing) await emit('invoice.paid', invoiceFor(changed));
+      return fromStripeSubscription(changed);
+    },
+
+    async cancel(subscriptionId) {
+      const current = await subscription(subscriptionId);
+      const now = seconds(new Date());
+      const canceled: StripeSubscriptionLike = { ...current, status: 'canceled', ended_at: now };
+      const customerId = typeof canceled.customer === 'string' ? canceled.customer : canceled.customer.id;
+      await write('subscription', canceled, customerId);
+      await emit('customer.subscription.deleted', canceled);
+      return fromStripeSubscription(canceled);
+    },
+
+    async subscribeWithSavedCard(customerId, userId, plan) {
+      const customer = await read<TestCustomer>(customerId, 'customer');
+      if (!customer?.invoice_settings.default_payment_method) return null;
+      // A renewal is no new trial: the trial is for a first subscription.
+      return fromStripeSubscription(await startSubscription(customerId, userId, plan, false, new Date()));
+    },
+  };
+}

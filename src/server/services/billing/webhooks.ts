@@ -1,0 +1,68 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import { billingEvents } from '../../db/schema';
+import type { PaymentProvider } from './provider';
+import { eventSubject, HANDLED_EVENT_TYPES, type StripeEventLike } from './stripe-objects';
+import { storeProviderSubscription, userOfCustomer } from './subscription-store';
+import { verifyStripeEvent } from './webhook-signature';
+import { findPlan } from './plans';
+
+// The one webhook handler, for Stripe's events and the test-mode provider's alike. An event is only a
+// nudge: the handler reads the subscription it names back from the provider (the provider's word is the
+// truth, and events may come late, twice or out of order) and stores it. Each event id is recorded in
+// the same transaction as the change, so a replayed event changes nothing twice.
+
+export type WebhookOutcome = 'handled' | 'duplicate' | 'ignored';
+
+export async function handleWebhook(
+  deps: { db: Database; provider: PaymentProvider; log: FastifyBaseLogger },
+  rawBody: Buffer | string,
+  signature: string | undefined,
+): Promise<WebhookOutcome> {
+  // Throws WebhookSignatureError: nothing unsigned is read further.
+  const event = verifyStripeEvent(rawBody, signature, deps.provider.webhookSecret);
+  return handleEvent(deps, event);
+}
+
+async function handleEvent(
+  deps: { db: Database; provider: PaymentProvider; log: FastifyBaseLogger },
+  event: StripeEventLike,
+): Promise<WebhookOutcome> {
+  const { db, provider, log } = deps;
+  const subject = eventSubject(event);
+  const handled = (HANDLED_EVENT_TYPES as readonly string[]).includes(event.type) && subject.subscriptionId;
+  if (!handled || !subject.subscriptionId) {
+    const [recorded] = await db
+      .insert(billingEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: billingEvents.id });
+    return recorded ? 'ignored' : 'duplicate';
+  }
+  const [seen] = await db
+    .select({ id: billingEvents.id })
+    .from(billingEvents)
+    .where(eq(billingEvents.id, event.id))
+    .limit(1);
+  if (seen) return 'duplicate';
+  // Read before the transaction: a provider call must not hold a transaction open.
+  const observedAt = new Date();
+  const subscription = await provider.retrieveSubscription(subject.subscriptionId);
+  return db.transaction(async (tx) => {
+    const [recorded] = await tx
+      .insert(billingEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: billingEvents.id });
+    if (!recorded) return 'duplicate';
+    const userId =
+      subscription.userId ?? subject.userId ?? (await userOfCustomer(tx, subscription.customerId)) ?? null;
+    if (!userId || !(await findPlan(tx, subscription.planId))) {
+      log.warn({ eventId: event.id, type: event.type }, 'billing event for an unknown patient or plan: left');
+      return 'ignored';
+    }
+    await storeProviderSubscription(tx, userId, subscription, provider.kind, observedAt);
+    return 'handled';
+  });
+}
