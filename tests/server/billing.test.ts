@@ -277,6 +277,48 @@ describe('the test-mode checkout', () => {
   });
 });
 
+describe('time passing at the test-mode provider', () => {
+  it('ends a trial by charging the card (active, a new month), and renews each period after', async () => {
+    const { token, email } = await paidPatient();
+    const trialEnd = Date.parse((await mySubscription(token))?.trial_end ?? '');
+    const provider = ctx.app.testBilling;
+    if (!provider) throw new Error('the test app runs the test-mode provider');
+    expect(await provider.advanceClock(new Date(trialEnd - 60_000))).toBe(0);
+    expect(await provider.advanceClock(new Date(trialEnd + 60_000))).toBe(1);
+    const active = await mySubscription(token);
+    expect(active).toMatchObject({ subscription_status: 'active', plan_id: 'plus-monthly' });
+    const periodDays = (Date.parse(active?.current_period_end ?? '') - trialEnd) / 86_400_000;
+    expect(periodDays).toBeGreaterThanOrEqual(28);
+    expect(periodDays).toBeLessThanOrEqual(31);
+    expect((await login(email)).statusCode).toBe(200);
+    // Two months later, two periods were paid: the period ends in the future again.
+    const later = new Date(trialEnd + 62 * 86_400_000);
+    await provider.advanceClock(later);
+    expect(Date.parse((await mySubscription(token))?.current_period_end ?? '')).toBeGreaterThan(
+      later.getTime(),
+    );
+  });
+
+  it('cancels at the end of the period a subscription set to cancel then', async () => {
+    const { token, userId } = await paidPatient();
+    const [row] = await ctx.database.db
+      .select()
+      .from(testBillingObjects)
+      .where(eq(testBillingObjects.kind, 'subscription'));
+    await ctx.database.db
+      .update(testBillingObjects)
+      .set({ object: { ...row?.object, cancel_at_period_end: true } })
+      .where(eq(testBillingObjects.id, row?.id ?? ''));
+    const trialEnd = Date.parse((await mySubscription(token))?.trial_end ?? '');
+    await ctx.app.testBilling?.advanceClock(new Date(trialEnd + 60_000));
+    const [stored] = await ctx.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    expect(stored?.status).toBe('canceled');
+  });
+});
+
 describe('POST /api/stripe/webhook', () => {
   const eventFor = (subscriptionObject: Record<string, unknown>, id = 'evt_test_replayed') =>
     JSON.stringify({

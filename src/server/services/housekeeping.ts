@@ -20,6 +20,8 @@ export async function runHousekeeping(
   await purgeIdempotencyKeys(app.db, before);
   const orphans = await removeOrphanFiles(app.db, app.storage, new Date(now - DAY_MS));
   const sessions = await purgeOldSessions(app.db, new Date(now));
+  // The built-in test-mode payment provider ends trials and starts new periods, as Stripe does by itself.
+  if (app.testBilling) await app.testBilling.advanceClock(new Date(now));
   return { purged, orphans, sessions };
 }
 

@@ -19,7 +19,7 @@ export type StripeSubscriptionLike = {
       id: string;
       /** Since API version 2025-03-31 the period is on the item; older versions put it on the subscription. */
       current_period_end?: number;
-      price: { id: string; lookup_key: string | null };
+      price: { id: string; lookup_key: string | null; recurring?: { interval: string } | null };
     }[];
   };
   current_period_end?: number;

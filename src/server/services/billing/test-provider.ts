@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { BILLING_MESSAGES } from '../../../domain/billing';
 import type { Database } from '../../db/client';
 import { testBillingObjects } from '../../db/schema';
@@ -49,10 +49,22 @@ export type TestProvider = PaymentProvider & {
   checkoutSession(id: string): Promise<TestCheckoutSession | undefined>;
   /** The person pressed Pay on the checkout page with this card number (digits only). */
   pay(sessionId: string, cardNumber: string, now?: Date): Promise<TestPaymentOutcome>;
+  /**
+   * What Stripe does as time passes, up to `now`: a trial or a period that ended is charged to the card on
+   * file and a new period starts; one set to cancel at the period's end is canceled. Answers how many
+   * subscriptions changed. (Housekeeping runs it daily.)
+   */
+  advanceClock(now?: Date): Promise<number>;
 };
 
 const CHECKOUT_LIFETIME_SECONDS = 24 * 60 * 60;
 const DAY_SECONDS = 24 * 60 * 60;
+
+const testPrice = (plan: ProviderPlan) => ({
+  id: `price_test_${plan.id}`,
+  lookup_key: plan.id,
+  recurring: { interval: plan.interval },
+});
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const randomId = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -139,7 +151,7 @@ export function createTestProvider(options: {
           {
             id: randomId('si_test_'),
             current_period_end: trialEnd ?? periodEnd(start, plan.interval),
-            price: { id: `price_test_${plan.id}`, lookup_key: plan.id },
+            price: testPrice(plan),
           },
         ],
       },
@@ -245,7 +257,7 @@ export function createTestProvider(options: {
             {
               ...item,
               current_period_end: trialing ? item.current_period_end : periodEnd(now, plan.interval),
-              price: { id: `price_test_${plan.id}`, lookup_key: plan.id },
+              price: testPrice(plan),
             },
           ],
         },
@@ -265,6 +277,44 @@ export function createTestProvider(options: {
       await write('subscription', canceled, customerId);
       await emit('customer.subscription.deleted', canceled);
       return fromStripeSubscription(canceled);
+    },
+
+    async advanceClock(now = new Date()) {
+      const rows = await db
+        .select({ object: testBillingObjects.object, customerId: testBillingObjects.customerId })
+        .from(testBillingObjects)
+        .where(
+          and(
+            eq(testBillingObjects.kind, 'subscription'),
+            inArray(sql`${testBillingObjects.object}->>'status'`, ['trialing', 'active', 'past_due']),
+          ),
+        );
+      let changed = 0;
+      for (const row of rows) {
+        const current = row.object as StripeSubscriptionLike;
+        const item = current.items.data[0];
+        const ends = item?.current_period_end;
+        if (!item || ends === undefined || ends > seconds(now)) continue;
+        changed += 1;
+        if (current.cancel_at_period_end) {
+          const canceled = { ...current, status: 'canceled', ended_at: ends };
+          await write('subscription', canceled, row.customerId);
+          await emit('customer.subscription.deleted', canceled);
+          continue;
+        }
+        const interval = item.price.recurring?.interval === 'year' ? 'year' : 'month';
+        let next = ends;
+        while (next <= seconds(now)) next = periodEnd(next, interval);
+        const renewed: StripeSubscriptionLike = {
+          ...current,
+          status: 'active',
+          items: { data: [{ ...item, current_period_end: next }] },
+        };
+        await write('subscription', renewed, row.customerId);
+        await emit('customer.subscription.updated', renewed);
+        await emit('invoice.paid', invoiceFor(renewed));
+      }
+      return changed;
     },
 
     async subscribeWithSavedCard(customerId, userId, plan) {
