@@ -268,6 +268,29 @@ describe('the test-mode checkout', () => {
     expect(subscriptionsAtProvider).toEqual([{ n: 1 }]);
   });
 
+  it('starts one subscription when Pay is pressed twice at once', async () => {
+    const { refusal } = await newPatient();
+    const chosen = await subscribe({
+      planId: 'plus-monthly',
+      userId: refusal.userId,
+      subscribeToken: refusal.subscribeToken,
+    });
+    const sessionId = chosen.json<{ checkout_url: string }>().checkout_url.split('/').pop() ?? '';
+    const provider = ctx.app.testBilling;
+    if (!provider) throw new Error('the test app runs the test-mode provider');
+    // Both past the page's own check (which a second request usually meets closed already).
+    const outcomes = await Promise.all([
+      provider.pay(sessionId, '4242424242424242'),
+      provider.pay(sessionId, '4242424242424242'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.paid).sort()).toEqual([false, true]);
+    const subscriptionsAtProvider = await ctx.database.db
+      .select({ n: count() })
+      .from(testBillingObjects)
+      .where(eq(testBillingObjects.kind, 'subscription'));
+    expect(subscriptionsAtProvider).toEqual([{ n: 1 }]);
+  });
+
   it('answers an unknown or malformed checkout with a 404 page', async () => {
     for (const id of [`cs_test_${'0'.repeat(32)}`, 'cs_test_x', '..%2F..%2Fetc']) {
       const page = await ctx.app.inject({ method: 'GET', url: `/api/stripe/test-checkout/${id}` });

@@ -221,10 +221,17 @@ export function createTestProvider(options: {
         customer.invoice_settings.default_payment_method = randomId('pm_test_');
         await write('customer', customer, customer.id);
       }
-      // The session is closed before anything is announced: a second press of Pay cannot start a
-      // second subscription.
+      // The session is closed, if it is still open, before anything is announced, in one statement: of two
+      // presses of Pay at once, one closes it and goes on; the other starts no second subscription.
       const closed = { ...session, status: 'complete' as const };
-      await write('checkout_session', closed, session.customer);
+      const [claimed] = await db
+        .update(testBillingObjects)
+        .set({ object: closed, updatedAt: new Date() })
+        .where(
+          and(eq(testBillingObjects.id, session.id), sql`${testBillingObjects.object}->>'status' = 'open'`),
+        )
+        .returning({ id: testBillingObjects.id });
+      if (!claimed) return { paid: false, message: BILLING_MESSAGES.checkoutDone };
       const started = await startSubscription(
         session.customer,
         session.client_reference_id,
