@@ -181,7 +181,8 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
       // Reading a report is the first step of adding one (or of correcting its results) for the patient.
       const patientId = await patientForCall(app.db, request.auth, request.body.patient, PERMISSIONS.add);
       // Each reading counts against the patient's plan; one the service could not do is given back.
-      await takeLabExtraction(app.db, patientId);
+      const takenAt = new Date();
+      await takeLabExtraction(app.db, patientId, takenAt);
       try {
         return await readLabReportFile(
           { db: app.db, storage: app.storage, ocr: app.ocr },
@@ -189,7 +190,8 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       } catch (error) {
         const status = (error as { statusCode?: unknown }).statusCode;
-        if (typeof status !== 'number' || status >= 500) await returnLabExtraction(app.db, patientId);
+        if (typeof status !== 'number' || status >= 500)
+          await returnLabExtraction(app.db, patientId, takenAt);
         throw error;
       }
     },

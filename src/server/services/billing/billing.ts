@@ -135,12 +135,11 @@ export function createBilling(deps: {
     async subscribe(userId, planId) {
       const plan = await offeredPlan(planId);
       const existing = await subscriptionOf(db, userId);
-      if (
-        existing &&
-        !isCanceled(existing.subscription_status) &&
-        existing.subscription_status !== 'incomplete_expired'
-      )
-        throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
+      // Only a subscription that still lets the patient in stands in the way: one that went unpaid,
+      // incomplete or paused refuses the sign-in, and choosing a plan is then the only way back.
+      const live =
+        existing && !isCanceled(existing.subscription_status) && subscriptionAllowsUse(existing, new Date());
+      if (live) throw new HttpError(409, BILLING_MESSAGES.alreadySubscribed);
       if (plan.priceCents === 0) {
         await storeFreeSubscription(db, userId, await anyCustomer(userId), plan.id);
         return { checkout_url: null, subscription: await current(userId) };
@@ -183,7 +182,7 @@ export function createBilling(deps: {
       if (!ownsCustomer(provider.kind, row.customerId)) return checkout(userId, plan);
       const observedAt = new Date();
       const renewed = await withProvider(
-        () => provider.subscribeWithSavedCard(row.customerId, userId, providerPlan(plan)),
+        () => provider.subscribeWithSavedCard(row.customerId, userId, providerPlan(plan), row.id),
         log,
       );
       if (!renewed) return checkout(userId, plan);

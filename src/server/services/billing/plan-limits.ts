@@ -2,16 +2,18 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import {
   BILLING_CODES,
   planLimitMessage,
+  subscriptionAllowsUse,
   type PlanLimitName,
   type PlanLimits,
+  type SubscriptionStatus,
 } from '../../../domain/billing';
 import { careLinks, careRequests, patients, planUsage, plans, subscriptions } from '../../db/schema';
 import { HttpError } from '../../plugins/errors';
 import type { Queryable } from '../transaction';
 
 // What each plan allows, enforced here and only here: the limits are data on the plan (plans.limits),
-// read through the patient's subscription. A patient without a usable subscription (it ended, or an
-// account older than plans) is held to the Free plan's limits.
+// read through the patient's subscription. A patient whose subscription no longer lets them in (it ended,
+// or went unpaid) is held to the Free plan's limits.
 
 const FREE_PLAN_ID = 'free';
 
@@ -25,6 +27,7 @@ export async function planOfPatient(db: Queryable, patientId: string): Promise<P
       planName: plans.name,
       limits: plans.limits,
       status: subscriptions.status,
+      currentPeriodEnd: subscriptions.currentPeriodEnd,
     })
     .from(patients)
     .leftJoin(subscriptions, eq(subscriptions.userId, patients.userId))
@@ -32,7 +35,17 @@ export async function planOfPatient(db: Queryable, patientId: string): Promise<P
     .where(eq(patients.id, patientId))
     .limit(1);
   if (!row) throw new HttpError(404, 'Patient not found.');
-  if (row.planName && row.limits && row.status !== 'canceled' && row.status !== 'incomplete_expired')
+  // The plan holds for as long as it lets the patient in (a canceled one until its paid time ends).
+  const usable =
+    row.status !== null &&
+    subscriptionAllowsUse(
+      {
+        subscription_status: row.status as SubscriptionStatus,
+        current_period_end: row.currentPeriodEnd?.toISOString() ?? null,
+      },
+      new Date(),
+    );
+  if (row.planName && row.limits && usable)
     return { userId: row.userId, planName: row.planName, limits: row.limits };
   const [free] = await db.select().from(plans).where(eq(plans.id, FREE_PLAN_ID)).limit(1);
   if (!free) throw new Error('the Free plan is missing from the plans table');

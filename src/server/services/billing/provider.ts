@@ -58,15 +58,21 @@ export interface PaymentProvider {
   /**
    * A new subscription to `plan` charged to the card the customer already gave (renewing after a
    * cancel), or null when there is no card on file and the person must go through checkout.
+   * `replacing`: the canceled subscription this one replaces, so that a renewal retried after an
+   * answer was lost makes one subscription, not two.
    */
   subscribeWithSavedCard(
     customerId: string,
     userId: string,
     plan: ProviderPlan,
+    replacing?: string,
   ): Promise<ProviderSubscription | null>;
   /** The webhook secret events are signed with (whsec_…). */
   readonly webhookSecret: string;
 }
+
+/** The provider has no object of that id (not an outage: asking again will not help). */
+export class ProviderObjectMissingError extends Error {}
 
 /** The provider could not be reached or failed (not the person's mistake): answered as 503. */
 export class ProviderUnavailableError extends Error {}

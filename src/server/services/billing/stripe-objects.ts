@@ -33,6 +33,9 @@ export type StripeEventLike = {
   data: { object: Record<string, unknown> };
 };
 
+/** A subscription that names no plan: not one of Kincare's (another product on the same account). */
+export class SubscriptionPlanUnknownError extends Error {}
+
 const fromSeconds = (seconds: number | null | undefined): Date | null =>
   typeof seconds === 'number' ? new Date(seconds * 1000) : null;
 
@@ -55,7 +58,9 @@ export function fromStripeSubscription(object: StripeSubscriptionLike): Provider
   const item = object.items.data[0];
   const planId = object.metadata?.planId ?? item?.price.lookup_key ?? null;
   if (!planId)
-    throw new Error(`subscription ${object.id} names no plan (no metadata.planId or price lookup key)`);
+    throw new SubscriptionPlanUnknownError(
+      `subscription ${object.id} names no plan (no metadata.planId or price lookup key)`,
+    );
   return {
     id: object.id,
     customerId: idOf(object.customer) ?? '',

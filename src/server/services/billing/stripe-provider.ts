@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { CheckoutInput, PaymentProvider, ProviderPlan, ProviderSubscription } from './provider';
-import { ProviderUnavailableError } from './provider';
+import { ProviderObjectMissingError, ProviderUnavailableError } from './provider';
 import { fromStripeSubscription } from './stripe-objects';
 
 // The PaymentProvider on Stripe, through the official SDK (API version pinned by the SDK). Every call
@@ -22,7 +22,7 @@ export type StripeProviderOptions = {
 };
 
 /** Stripe has no object of that id (404 resource_missing): not a failure of the service. */
-export class StripeResourceMissingError extends Error {}
+export class StripeResourceMissingError extends ProviderObjectMissingError {}
 
 const NETWORK_RETRIES = 2;
 const TIMEOUT_MS = 10_000;
@@ -196,21 +196,24 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       return fromStripeSubscription(canceled);
     },
 
-    async subscribeWithSavedCard(customerId, userId, plan): Promise<ProviderSubscription | null> {
+    async subscribeWithSavedCard(customerId, userId, plan, replacing): Promise<ProviderSubscription | null> {
       const customer = await call('customers.retrieve', () => stripe.customers.retrieve(customerId));
       if (customer.deleted) return null;
       const paymentMethod = idOf(customer.invoice_settings.default_payment_method);
       const source = idOf(customer.default_source);
       if (!paymentMethod && !source) return null;
       const price = await priceOf(plan);
+      const parameters = {
+        customer: customerId,
+        items: [{ price }],
+        metadata: { userId, planId: plan.id },
+        // Without a payment method Stripe charges the default source.
+        ...(paymentMethod ? { default_payment_method: paymentMethod } : {}),
+      };
+      // The same renewal asked again (our 503 after Stripe made it) is answered with the one made.
+      const options = replacing ? { idempotencyKey: idempotencyKey(`renewal-${replacing}`, parameters) } : {};
       const subscription = await call('subscriptions.create', () =>
-        stripe.subscriptions.create({
-          customer: customerId,
-          items: [{ price }],
-          metadata: { userId, planId: plan.id },
-          // Without a payment method Stripe charges the default source.
-          ...(paymentMethod ? { default_payment_method: paymentMethod } : {}),
-        }),
+        stripe.subscriptions.create(parameters, options),
       );
       return fromStripeSubscription(subscription);
     },

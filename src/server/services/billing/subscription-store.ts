@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { isCanceled, type Subscription } from '../../../domain/billing';
 import { plans, subscriptions, users } from '../../db/schema';
 import type { Queryable } from '../transaction';
@@ -42,6 +43,17 @@ export async function subscriptionOf(db: Queryable, userId: string): Promise<Sub
 export async function subscriptionRowOf(db: Queryable, userId: string): Promise<SubscriptionRow | undefined> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1);
   return row;
+}
+
+/** The id, if it names a patient Kincare has (metadata may name a deleted account, or be another app's). */
+export async function patientUserId(db: Queryable, userId: string | null): Promise<string | undefined> {
+  if (!userId || !z.uuid().safeParse(userId).success) return undefined;
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.role, 'Patient')))
+    .limit(1);
+  return row?.id;
 }
 
 /** The patient whose subscription or customer this is: by the provider's metadata, else by customer id. */

@@ -3,7 +3,12 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { BILLING_MESSAGES } from '../../../domain/billing';
 import type { Database } from '../../db/client';
 import { testBillingObjects } from '../../db/schema';
-import type { CheckoutInput, PaymentProvider, ProviderPlan } from './provider';
+import {
+  ProviderObjectMissingError,
+  type CheckoutInput,
+  type PaymentProvider,
+  type ProviderPlan,
+} from './provider';
 import { fromStripeSubscription, type StripeSubscriptionLike } from './stripe-objects';
 import { signStripeEvent } from './webhook-signature';
 
@@ -123,7 +128,7 @@ export function createTestProvider(options: {
 
   async function subscription(id: string): Promise<StripeSubscriptionLike> {
     const found = await read<StripeSubscriptionLike>(id, 'subscription');
-    if (!found) throw new Error(`No such subscription: '${id}'`);
+    if (!found) throw new ProviderObjectMissingError(`No such subscription: '${id}'`);
     return found;
   }
 

@@ -2,9 +2,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { billingEvents } from '../../db/schema';
-import type { PaymentProvider } from './provider';
-import { eventSubject, HANDLED_EVENT_TYPES, type StripeEventLike } from './stripe-objects';
-import { storeProviderSubscription, userOfCustomer } from './subscription-store';
+import { ProviderObjectMissingError, type PaymentProvider, type ProviderSubscription } from './provider';
+import {
+  eventSubject,
+  HANDLED_EVENT_TYPES,
+  SubscriptionPlanUnknownError,
+  type StripeEventLike,
+} from './stripe-objects';
+import { patientUserId, storeProviderSubscription, userOfCustomer } from './subscription-store';
 import { verifyStripeEvent } from './webhook-signature';
 import { findPlan } from './plans';
 
@@ -48,7 +53,21 @@ async function handleEvent(
   if (seen) return 'duplicate';
   // Read before the transaction: a provider call must not hold a transaction open.
   const observedAt = new Date();
-  const subscription = await provider.retrieveSubscription(subject.subscriptionId);
+  let subscription: ProviderSubscription;
+  try {
+    subscription = await provider.retrieveSubscription(subject.subscriptionId);
+  } catch (error) {
+    // Not Kincare's to act on (a subscription the provider no longer has, or another product's on the same
+    // account): acknowledged, or the provider would send it again for days and may disable the endpoint.
+    if (!(error instanceof ProviderObjectMissingError) && !(error instanceof SubscriptionPlanUnknownError))
+      throw error;
+    log.warn(
+      { eventId: event.id, type: event.type },
+      'billing event for a subscription that is not ours: left',
+    );
+    await db.insert(billingEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
+    return 'ignored';
+  }
   return db.transaction(async (tx) => {
     const [recorded] = await tx
       .insert(billingEvents)
@@ -57,7 +76,10 @@ async function handleEvent(
       .returning({ id: billingEvents.id });
     if (!recorded) return 'duplicate';
     const userId =
-      subscription.userId ?? subject.userId ?? (await userOfCustomer(tx, subscription.customerId)) ?? null;
+      (await patientUserId(tx, subscription.userId)) ??
+      (await patientUserId(tx, subject.userId)) ??
+      (await userOfCustomer(tx, subscription.customerId)) ??
+      null;
     if (!userId || !(await findPlan(tx, subscription.planId))) {
       log.warn({ eventId: event.id, type: event.type }, 'billing event for an unknown patient or plan: left');
       return 'ignored';
