@@ -124,6 +124,18 @@ export default defineConfig({
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
             { name: 'dexie', test: /node_modules[\\/]dexie[\\/]/ },
             { name: 'luxon', test: /node_modules[\\/]luxon[\\/]/ },
+            // The icons of the signed-in shell's menus, which every signed-in page shows, in one chunk: each
+            // was a chunk of its own (shared with the screens that use it too), and eight small files cost
+            // the first load of a dashboard more than their bytes.
+            // What every icon is drawn with stays apart: the sign-in page needs it, not the shell's icons.
+            {
+              name: 'lucide-base',
+              test: /lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|Icon|context|defaultAttributes|shared[\\/].*)\.mjs$/,
+            },
+            {
+              name: 'shell-icons',
+              test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill)\.mjs$/,
+            },
           ],
         },
       },

@@ -36,10 +36,9 @@ setHttpEvents({
     toastLater((toast) => toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' }));
     void router.navigate({ to: '/', replace: true });
   },
+  // The standard error toasts; a plan's limit reached also offers the way to the Subscription page.
   onError: (messages) => {
-    toastLater((toast) => {
-      for (const message of messages) toast.error(message, { id: message });
-    });
+    void import('./features/subscription/error-toasts').then((module) => module.showErrorToasts(messages));
   },
 });
 

@@ -19,7 +19,10 @@ import { Route as UnauthorizedRouteImport } from './routes/unauthorized'
 import { Route as AppCaregiverRouteImport } from './routes/_app/_caregiver'
 import { Route as AppPatientRouteImport } from './routes/_app/_patient'
 import { Route as AppBetaUserPolicyRouteImport } from './routes/_app/beta-user-policy'
+import { Route as BillingCancelRouteImport } from './routes/billing.cancel'
+import { Route as BillingSuccessRouteImport } from './routes/billing.success'
 import { Route as OnboardingTokenRouteImport } from './routes/onboarding.$token'
+import { Route as SignupPlanRouteImport } from './routes/signup.$plan'
 import { Route as VerifyEmailTokenRouteImport } from './routes/verify-email.$token'
 import { Route as AppPatientAppointmentsRouteImport } from './routes/_app/_patient/appointments'
 import { Route as AppPatientCareGiverRouteImport } from './routes/_app/_patient/care-giver'
@@ -91,9 +94,24 @@ const AppBetaUserPolicyRoute = AppBetaUserPolicyRouteImport.update({
   path: '/beta-user-policy',
   getParentRoute: () => AppRoute,
 } as any)
+const BillingCancelRoute = BillingCancelRouteImport.update({
+  id: '/billing/cancel',
+  path: '/billing/cancel',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const BillingSuccessRoute = BillingSuccessRouteImport.update({
+  id: '/billing/success',
+  path: '/billing/success',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const OnboardingTokenRoute = OnboardingTokenRouteImport.update({
   id: '/onboarding/$token',
   path: '/onboarding/$token',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SignupPlanRoute = SignupPlanRouteImport.update({
+  id: '/signup/$plan',
+  path: '/signup/$plan',
   getParentRoute: () => rootRouteImport,
 } as any)
 const VerifyEmailTokenRoute = VerifyEmailTokenRouteImport.update({
@@ -232,7 +250,10 @@ export interface FileRoutesByFullPath {
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/beta-user-policy': typeof AppBetaUserPolicyRoute
+  '/billing/cancel': typeof BillingCancelRoute
+  '/billing/success': typeof BillingSuccessRoute
   '/onboarding/$token': typeof OnboardingTokenRoute
+  '/signup/$plan': typeof SignupPlanRoute
   '/verify-email/$token': typeof VerifyEmailTokenRoute
   '/appointments': typeof AppPatientAppointmentsRoute
   '/care-giver': typeof AppPatientCareGiverRoute
@@ -265,7 +286,10 @@ export interface FileRoutesByTo {
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/beta-user-policy': typeof AppBetaUserPolicyRoute
+  '/billing/cancel': typeof BillingCancelRoute
+  '/billing/success': typeof BillingSuccessRoute
   '/onboarding/$token': typeof OnboardingTokenRoute
+  '/signup/$plan': typeof SignupPlanRoute
   '/verify-email/$token': typeof VerifyEmailTokenRoute
   '/appointments': typeof AppPatientAppointmentsRoute
   '/care-giver': typeof AppPatientCareGiverRoute
@@ -302,7 +326,10 @@ export interface FileRoutesById {
   '/_app/_caregiver': typeof AppCaregiverRouteWithChildren
   '/_app/_patient': typeof AppPatientRouteWithChildren
   '/_app/beta-user-policy': typeof AppBetaUserPolicyRoute
+  '/billing/cancel': typeof BillingCancelRoute
+  '/billing/success': typeof BillingSuccessRoute
   '/onboarding/$token': typeof OnboardingTokenRoute
+  '/signup/$plan': typeof SignupPlanRoute
   '/verify-email/$token': typeof VerifyEmailTokenRoute
   '/_app/_patient/appointments': typeof AppPatientAppointmentsRoute
   '/_app/_patient/care-giver': typeof AppPatientCareGiverRoute
@@ -337,7 +364,10 @@ export interface FileRouteTypes {
     | '/terms-of-use'
     | '/unauthorized'
     | '/beta-user-policy'
+    | '/billing/cancel'
+    | '/billing/success'
     | '/onboarding/$token'
+    | '/signup/$plan'
     | '/verify-email/$token'
     | '/appointments'
     | '/care-giver'
@@ -370,7 +400,10 @@ export interface FileRouteTypes {
     | '/terms-of-use'
     | '/unauthorized'
     | '/beta-user-policy'
+    | '/billing/cancel'
+    | '/billing/success'
     | '/onboarding/$token'
+    | '/signup/$plan'
     | '/verify-email/$token'
     | '/appointments'
     | '/care-giver'
@@ -406,7 +439,10 @@ export interface FileRouteTypes {
     | '/_app/_caregiver'
     | '/_app/_patient'
     | '/_app/beta-user-policy'
+    | '/billing/cancel'
+    | '/billing/success'
     | '/onboarding/$token'
+    | '/signup/$plan'
     | '/verify-email/$token'
     | '/_app/_patient/appointments'
     | '/_app/_patient/care-giver'
@@ -440,7 +476,10 @@ export interface RootRouteChildren {
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
   TermsOfUseRoute: typeof TermsOfUseRoute
   UnauthorizedRoute: typeof UnauthorizedRoute
+  BillingCancelRoute: typeof BillingCancelRoute
+  BillingSuccessRoute: typeof BillingSuccessRoute
   OnboardingTokenRoute: typeof OnboardingTokenRoute
+  SignupPlanRoute: typeof SignupPlanRoute
   VerifyEmailTokenRoute: typeof VerifyEmailTokenRoute
   InviteRegisterTokenRoute: typeof InviteRegisterTokenRoute
 }
@@ -517,11 +556,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppBetaUserPolicyRouteImport
       parentRoute: typeof AppRoute
     }
+    '/billing/cancel': {
+      id: '/billing/cancel'
+      path: '/billing/cancel'
+      fullPath: '/billing/cancel'
+      preLoaderRoute: typeof BillingCancelRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/billing/success': {
+      id: '/billing/success'
+      path: '/billing/success'
+      fullPath: '/billing/success'
+      preLoaderRoute: typeof BillingSuccessRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/onboarding/$token': {
       id: '/onboarding/$token'
       path: '/onboarding/$token'
       fullPath: '/onboarding/$token'
       preLoaderRoute: typeof OnboardingTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/signup/$plan': {
+      id: '/signup/$plan'
+      path: '/signup/$plan'
+      fullPath: '/signup/$plan'
+      preLoaderRoute: typeof SignupPlanRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/verify-email/$token': {
@@ -776,7 +836,10 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyPolicyRoute: PrivacyPolicyRoute,
   TermsOfUseRoute: TermsOfUseRoute,
   UnauthorizedRoute: UnauthorizedRoute,
+  BillingCancelRoute: BillingCancelRoute,
+  BillingSuccessRoute: BillingSuccessRoute,
   OnboardingTokenRoute: OnboardingTokenRoute,
+  SignupPlanRoute: SignupPlanRoute,
   VerifyEmailTokenRoute: VerifyEmailTokenRoute,
   InviteRegisterTokenRoute: InviteRegisterTokenRoute,
 }

@@ -16,6 +16,11 @@ import {
   type Session as SignedInSession,
   type UpdateProfileFields,
 } from '../domain/auth';
+import {
+  BILLING_CODES,
+  subscriptionRequiredBodySchema,
+  type SubscriptionRequiredBody,
+} from '../domain/billing';
 import { http } from './http';
 import { statusOf } from './http-errors';
 import {
@@ -41,15 +46,39 @@ import { clearSession, endSession, readSession, replaceToken, storeSession } fro
 export type ConfirmDeletingOthersChanges = (unsentChanges: number) => Promise<boolean>;
 
 /**
+ * The login refused a patient who has no subscription that lets them in (SPEC section 4: 403 with code
+ * SUBSCRIPTION_REQUIRED): `body` names the person, the short-lived token that lets them subscribe without
+ * being signed in, and the plan chosen at a corporate sign-up. The sign-in form opens the plan choice.
+ */
+export class SubscriptionRequiredError extends Error {
+  readonly code = BILLING_CODES.subscriptionRequired;
+  constructor(readonly body: SubscriptionRequiredBody) {
+    super(body.message);
+    this.name = 'SubscriptionRequiredError';
+  }
+}
+
+/**
  * Signs in: stores the session, opens the user's replica and loads the profile into it. Answers null
  * when the person chose not to delete an earlier user's unsent changes (nothing of this sign-in is kept).
+ * Throws SubscriptionRequiredError when the patient must choose a plan first.
  */
 export async function signIn(
   body: LoginBody,
   confirmDeletingOthersChanges: ConfirmDeletingOthersChanges,
 ): Promise<Profile | null> {
-  const response = await http.post('/auth/login', body, { quiet: true });
+  const response = await http.post('/auth/login', body, { quiet: true }).catch((error: unknown) => {
+    throw subscriptionRequiredIn(error) ?? error;
+  });
   return completeSignIn(loginResponseSchema.parse(response.data), confirmDeletingOthersChanges);
+}
+
+function subscriptionRequiredIn(error: unknown): SubscriptionRequiredError | null {
+  if (statusOf(error) !== 403) return null;
+  const parsed = subscriptionRequiredBodySchema.safeParse(
+    (error as { response?: { data?: unknown } }).response?.data,
+  );
+  return parsed.success ? new SubscriptionRequiredError(parsed.data) : null;
 }
 
 /** What every sign-in does with the server's answer (a password sign-in, or an invited caregiver's onboarding). */
@@ -153,6 +182,7 @@ async function requestPersistentStorage(): Promise<void> {
 
 // Online-only account calls (SPEC section 7, /auth). Each parses the answer with the domain contract.
 
+/** `plan`: the plan chosen at a corporate sign-up (/signup/:plan); the server keeps it for the first sign-in. */
 export async function register(body: RegisterBody): Promise<string> {
   const response = await http.post('/auth/register', body, { quiet: true });
   return messageResponseSchema.parse(response.data).message;

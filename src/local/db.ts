@@ -13,6 +13,7 @@ import type {
   ReceivedRequest,
   SentRequest,
 } from '../domain/caregivers';
+import type { Plan, Subscription } from '../domain/billing';
 import type { SyncedResource } from '../domain/sync';
 import type { UploadType } from '../domain/uploads';
 
@@ -102,6 +103,14 @@ export type LabExtractionJob = {
   updated_at: string;
 };
 
+/**
+ * What the server last answered about plans and the person's subscription (local/billing.ts), so the
+ * Subscription screen shows it offline. Not synced: written after each successful fetch or change.
+ */
+export type BillingCacheRow =
+  | { key: 'plans'; plans: Plan[]; saved_at: string }
+  | { key: 'subscription'; subscription: Subscription | null; saved_at: string };
+
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
@@ -123,6 +132,8 @@ export class KincareDb extends Dexie {
   lab_reports!: EntityTable<LabReport, 'id'>;
   /** Reports chosen without a connection, to be read once their file is uploaded (lab-report-extractions.ts). */
   labExtractions!: EntityTable<LabExtractionJob, 'report_id'>;
+  /** Plans and the subscription as last fetched (billing.ts). */
+  billing!: Table<BillingCacheRow, string>;
   serverRows!: EntityTable<ServerRow, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
   blobs!: EntityTable<StoredBlob, 'id'>;
@@ -153,6 +164,7 @@ export class KincareDb extends Dexie {
       dose_marks: 'id, [patient_id+date]',
     });
     this.version(5).stores({ lab_reports: 'id, patient_id', labExtractions: 'report_id, state' });
+    this.version(6).stores({ billing: 'key' });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
     this.on('versionchange', (event: IDBVersionChangeEvent) => {

@@ -105,13 +105,16 @@ async function patientWithCare(request: APIRequestContext) {
   return { patient, caregiver };
 }
 
-test('signed out: sign-in, legal pages, unauthorized and a dead invitation fit a 360 px phone', async ({
+test('signed out: sign-in, legal pages, unauthorized, corporate sign-up, billing returns and a dead invitation fit a 360 px phone', async ({
   page,
 }) => {
   await checkScreen(page, '/login', /Kincare|Sign in|Welcome/);
   await checkScreen(page, '/terms-of-use', /Terms/);
   await checkScreen(page, '/privacy-policy', /Privacy/);
   await checkScreen(page, '/unauthorized', 'Unauthorized Access');
+  await checkScreen(page, '/signup/plus-monthly', 'Sign up for Kincare');
+  await checkScreen(page, '/billing/success', 'Subscription confirmed');
+  await checkScreen(page, '/billing/cancel', 'Checkout canceled');
   await page.goto('/invite/register/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   await expect(page.getByText(/invitation link is invalid/)).toBeVisible();
   await expectNoHorizontalOverflow(page);

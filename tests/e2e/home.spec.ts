@@ -230,10 +230,7 @@ for (const viewport of VIEWPORTS) {
 
       const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
       await signInThroughUi(page, email);
-      const sections: [string, string][] = [
-        ['/medical-history', 'Medical History'],
-        ['/subscription', 'Subscription Plans'],
-      ];
+      const sections: [string, string][] = [['/medical-history', 'Medical History']];
       for (const [path, title] of sections) {
         await page.goto(path);
         await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();

@@ -52,11 +52,17 @@ export function verificationPath(mail: string): string {
   return match[0];
 }
 
-/** A verified account made through the API (the UI flow has its own test). */
+/**
+ * A verified account made through the API (the UI flow has its own test). A patient also gets the Free plan
+ * the way a person would (issue 13): the login answers 403 SUBSCRIPTION_REQUIRED with a subscribe token,
+ * and the plan is chosen with it; `freePlan: false` leaves them without one (the login then opens the
+ * subscription modal).
+ */
 export async function createVerifiedUser(
   request: APIRequestContext,
   role: 'Patient' | 'Caregiver',
   name = `${role} Tester`,
+  { freePlan = true }: { freePlan?: boolean } = {},
 ) {
   const email = uniqueEmail(role.toLowerCase());
   const registered = await request.post('/api/auth/register', {
@@ -68,7 +74,21 @@ export async function createVerifiedUser(
     .pop();
   const verified = await request.post('/api/auth/verify-email', { data: { token } });
   expect(verified.ok()).toBe(true);
+  if (role === 'Patient' && freePlan) await subscribeThroughLogin(request, email, 'free');
   return { email, name };
+}
+
+/** What a person without a plan does: sign in, be asked for a plan (403), and choose `planId` with the token. */
+export async function subscribeThroughLogin(request: APIRequestContext, email: string, planId: string) {
+  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  const refused = (await login.json()) as { code?: string; userId: string; subscribeToken: string };
+  expect(login.status(), JSON.stringify(refused)).toBe(403);
+  expect(refused.code).toBe('SUBSCRIPTION_REQUIRED');
+  const subscribed = await request.post('/api/stripe/subscribe', {
+    data: { planId, userId: refused.userId, subscribeToken: refused.subscribeToken },
+  });
+  expect(subscribed.ok(), await subscribed.text()).toBe(true);
+  return (await subscribed.json()) as { checkout_url: string | null };
 }
 
 /** Signs in through the sign-in form, and accepts the beta policy the first time. */

@@ -11,7 +11,8 @@ import { useZodForm } from '../../ui/use-zod-form';
 import { useOnline } from '../../shell/use-online';
 import { ResendVerification } from './resend-verification';
 
-export function SignUpForm() {
+/** `plan`: the plan chosen by a corporate sign-up link (/signup/:plan), kept by the server for the first sign-in. */
+export function SignUpForm({ plan }: { plan?: string | undefined } = {}) {
   const form = useZodForm(registerBodySchema, {
     name: '',
     email: '',
@@ -31,7 +32,7 @@ export function SignUpForm() {
     if (!body) return;
     await run(
       async () => {
-        setDone({ message: await register(body), email: body.email });
+        setDone({ message: await register(plan ? { ...body, plan } : body), email: body.email });
       },
       (error) => form.setServerErrors(fieldErrors(error)),
     );

@@ -1,7 +1,7 @@
 // What each menu entry without a screen yet will do, in the words of the spec's sections (SPEC sections 1,
 // 2 and 7), and what a person can do meanwhile. Titles are the spec's page titles.
 
-export type ComingSoonSection = 'medical-history' | 'subscription';
+export type ComingSoonSection = 'medical-history';
 
 type Section = { title: string; will: string[]; meanwhile: { patient: string; caregiver: string } };
 
@@ -18,13 +18,5 @@ export const COMING_SOON: Record<ComingSoonSection, Section> = {
       'Keep the notes of your daily health check-ins.',
     ],
     meanwhile: KEEP_APPOINTMENTS,
-  },
-  subscription: {
-    title: 'Subscription Plans',
-    will: ['Show the plans and what each includes.', 'Let you subscribe and manage billing securely.'],
-    meanwhile: {
-      patient: 'Kincare is free during the beta: there is nothing to pay.',
-      caregiver: 'Kincare is free during the beta: there is nothing to pay.',
-    },
   },
 };

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoonPage } from '../../../features/coming-soon/coming-soon-page';
+import { SubscriptionPage } from '../../../features/subscription/subscription-page';
 
 export const Route = createFileRoute('/_app/_patient/subscription')({
-  component: () => <ComingSoonPage section="subscription" />,
+  component: SubscriptionPage,
 });

@@ -1,0 +1,88 @@
+import { useId } from 'react';
+import { BadgeCheck, Clock } from 'lucide-react';
+import { BILLING_MESSAGES, planCardState, type Plan, type Subscription } from '../../../domain/billing';
+import { planPriceText } from '../../../local/billing';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { billingDate } from './billing-format';
+import type { Pending } from './use-billing-actions';
+
+// One plan of the Plans tab (SPEC sections 2 and 4): name, description, price or 'Free', the trial, the
+// 'Current Plan' badge, and the buttons the plan card rules allow (domain/billing.ts, planCardState).
+
+export type PlanCardActions = {
+  subscribe: (plan: Plan) => void;
+  upgrade: (plan: Plan) => void;
+  renew: (plan: Plan) => void;
+  resume: (plan: Plan) => void;
+};
+
+type Props = {
+  plan: Plan;
+  subscription: Subscription | null;
+  pending: Pending;
+  actions: PlanCardActions;
+};
+
+export function PlanCard({ plan, subscription, pending, actions }: Props) {
+  const headingId = useId();
+  const state = planCardState(plan, subscription);
+  const busy = pending !== null;
+  const busyHere = (action: NonNullable<Pending>['action']) =>
+    pending?.action === action && pending.planId === plan.id;
+  const button = (
+    label: string,
+    action: NonNullable<Pending>['action'] | null,
+    onClick: () => void,
+    variant: 'primary' | 'secondary' = 'primary',
+  ) => (
+    <Button
+      variant={variant}
+      className="w-full sm:w-auto"
+      aria-describedby={headingId}
+      disabled={busy}
+      onClick={onClick}
+    >
+      {action && busyHere(action) ? 'Loading...' : label}
+    </Button>
+  );
+
+  return (
+    <li
+      data-testid={`plan-${plan.id}`}
+      className={`flex min-w-0 flex-col rounded-card bg-surface p-4 text-text shadow-card ring-1 sm:p-6 ${
+        state.isCurrent ? 'ring-2 ring-primary' : 'ring-border'
+      }`}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 id={headingId} className="text-heading break-words">
+          {plan.name}
+        </h2>
+        {state.isCurrent ? (
+          <Badge tone="info" icon={<BadgeCheck />}>
+            {BILLING_MESSAGES.currentPlan}
+          </Badge>
+        ) : null}
+      </div>
+      <p className="mt-1 text-muted">{plan.description}</p>
+      <p className="mt-4 text-title">{planPriceText(plan)}</p>
+      {plan.trial_period_days > 0 ? (
+        <p className="mt-1 text-small font-semibold text-primary-strong">
+          {BILLING_MESSAGES.trialDays(plan.trial_period_days)}
+        </p>
+      ) : null}
+      {state.trialingUntil ? (
+        <p className="mt-3 flex items-center gap-1 text-small text-text">
+          <Clock aria-hidden="true" className="h-4 w-4 shrink-0" />
+          {BILLING_MESSAGES.trialingUntil(billingDate(state.trialingUntil))}
+        </p>
+      ) : null}
+      <div className="mt-auto flex flex-col gap-2 pt-4 sm:flex-row sm:flex-wrap">
+        {state.showUpgrade ? button('Upgrade', 'upgrade', () => actions.upgrade(plan)) : null}
+        {state.showResume ? button('Resume Plan', null, () => actions.resume(plan), 'secondary') : null}
+        {state.showRenew ? button('Renew', 'renew', () => actions.renew(plan)) : null}
+        {state.showSubscribe ? button('Subscribe', 'subscribe', () => actions.subscribe(plan)) : null}
+      </div>
+    </li>
+  );
+}

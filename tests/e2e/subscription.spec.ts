@@ -1,0 +1,244 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+  PASSWORD,
+  acceptBetaPolicyIfAsked,
+  createVerifiedUser,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  expectTapTargets,
+  latestMailTo,
+  menuEntry,
+  signInThroughUi,
+  uniqueEmail,
+  verificationPath,
+  VIEWPORTS,
+  waitForServiceWorker,
+} from './support';
+
+// /subscription, the login's subscription modal, the server's test-mode checkout and /billing/success and
+// /billing/cancel (issue 13): a patient without a plan is asked for one at sign-in and takes Family Plus
+// through the checkout; a Free patient upgrades to the yearly plan (backing out of the checkout once); a
+// cancel turns every card to Renew; offline the saved plan shows and changes say they need a connection; a
+// corporate sign-up link names its plan and the first sign-in has it chosen. Every state: axe, no sideways
+// scrolling, 44 px targets, at 390 x 844 and 1280 x 800.
+
+const TEXT = {
+  currentPlan: 'Current Plan',
+  upgraded: 'Subscription upgraded successfully',
+  canceled: 'Subscription canceled successfully',
+  confirmCancel: 'Are you sure you want to cancel your subscription? This action cannot be undone.',
+  needsConnection: 'Changing your plan needs a connection. What you see was saved on this device.',
+};
+
+/** No sideways scrolling, 44 px targets in the page (links inside a sentence aside), and axe. */
+async function checkScreen(page: Page, ...boxes: Locator[]) {
+  await expectNoHorizontalOverflow(page, ...boxes);
+  await expectTapTargets(page.getByRole('main').locator('button:visible, a:visible:not(p a)'));
+  await expectNoAxeViolations(page);
+}
+
+const planCard = (page: Page, id: string) => page.getByTestId(`plan-${id}`);
+
+async function openSubscription(page: Page) {
+  await (await menuEntry(page, 'Subscription')).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Subscription Plans' })).toBeVisible();
+  await expect(planCard(page, 'free')).toBeVisible();
+}
+
+/** The server's test-mode checkout: the test card, and pay (or start the trial). */
+async function payAtTestCheckout(page: Page) {
+  await page.waitForURL(/\/api\/stripe\/test-checkout\//);
+  await expect(page.getByText('Test mode').first()).toBeVisible();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Pat Payer');
+  await page.getByRole('button', { name: /^(Pay and subscribe|Start free trial)$/ }).click();
+  await page.waitForURL(/\/billing\/success\?session_id=cs_test_/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Subscription confirmed' })).toBeVisible();
+}
+
+/** Fills the sign-in form and presses Sign in (what follows depends on the account). */
+async function submitSignIn(page: Page, email: string) {
+  await page.goto('/login');
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('sign-in without a plan opens the modal; Family Plus through the test checkout; Current Plan', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(120_000);
+      const patient = await createVerifiedUser(request, 'Patient', 'Nina Noplan', { freePlan: false });
+      await submitSignIn(page, patient.email);
+      const modal = page.getByRole('dialog', { name: 'Choose a plan' });
+      await expect(modal.getByRole('radio', { name: 'Free' })).toBeChecked();
+      await expect(modal.getByText('Choose a plan to start using Kincare.')).toBeVisible();
+      await expectNoHorizontalOverflow(page, modal);
+      await expectTapTargets(modal.locator('button:visible, label:visible'));
+      await expectNoAxeViolations(page);
+
+      await modal.getByRole('radio', { name: 'Family Plus', exact: true }).check();
+      await modal.getByRole('button', { name: 'Continue to checkout' }).click();
+      await payAtTestCheckout(page);
+      await checkScreen(page);
+      // Not signed in yet: the page sends the person to sign in, which now goes straight in.
+      await page.getByRole('link', { name: 'Go to sign in' }).click();
+      await signInThroughUi(page, patient.email);
+
+      await openSubscription(page);
+      const plus = planCard(page, 'plus-monthly');
+      await expect(plus.getByText(TEXT.currentPlan)).toBeVisible();
+      await expect(plus.getByText(/^Trialing until \w{3}, \w{3} \d{2}, \d{4}$/)).toBeVisible();
+      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
+      await checkScreen(page, plus);
+
+      await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+      const details = page.getByRole('region', { name: 'Your subscription' });
+      await expect(details).toContainText('Family Plus');
+      await expect(details).toContainText('Trialing');
+      // Cancel Subscription is only for an active subscription (SPEC section 2).
+      await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+      await checkScreen(page, details);
+    });
+
+    test('a Free patient upgrades month to year through the checkout (after backing out once)', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(120_000);
+      const patient = await createVerifiedUser(request, 'Patient', 'Uma Upgrade');
+      await signInThroughUi(page, patient.email);
+      await openSubscription(page);
+      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+      await expect(planCard(page, 'plus-monthly').getByRole('button')).toHaveCount(0);
+      await checkScreen(page, planCard(page, 'plus-yearly'));
+
+      const upgrade = planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' });
+      await upgrade.click();
+      await page.waitForURL(/\/api\/stripe\/test-checkout\//);
+      await page.getByRole('link', { name: 'Cancel and go back' }).click();
+      await page.waitForURL(/\/billing\/cancel/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Checkout canceled' })).toBeVisible();
+      await checkScreen(page);
+      await page.getByRole('link', { name: 'Back to Subscription' }).click();
+      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+
+      await upgrade.click();
+      await payAtTestCheckout(page);
+      await checkScreen(page);
+      await page.getByRole('link', { name: 'Go to Subscription' }).click();
+      const yearly = planCard(page, 'plus-yearly');
+      await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
+      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
+      await expect(yearly.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+      await checkScreen(page, yearly);
+    });
+
+    test('cancel asks first, then every card offers Renew; Renew Free is back at once', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(120_000);
+      const patient = await createVerifiedUser(request, 'Patient', 'Cal Cancel');
+      await signInThroughUi(page, patient.email);
+      await openSubscription(page);
+      await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Manage Subscription' })).toBeVisible();
+      const details = page.getByRole('region', { name: 'Your subscription' });
+      await expect(details).toContainText('Active');
+      await checkScreen(page, details);
+
+      await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel Subscription' });
+      await expect(dialog.getByText(TEXT.confirmCancel)).toBeVisible();
+      await expectNoHorizontalOverflow(page, dialog);
+      await expectTapTargets(dialog.getByRole('button'));
+      await expectNoAxeViolations(page);
+      await dialog.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await expect(page.getByText(TEXT.canceled)).toBeVisible();
+      await expect(details).toContainText('Canceled');
+      await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+      await checkScreen(page, details);
+
+      await page.getByRole('tab', { name: 'Plans' }).click();
+      for (const id of ['free', 'plus-monthly', 'plus-yearly']) {
+        await expect(planCard(page, id).getByRole('button', { name: 'Renew' })).toBeVisible();
+        await expect(planCard(page, id).getByText(TEXT.currentPlan)).toHaveCount(0);
+      }
+      await checkScreen(page);
+      await planCard(page, 'free').getByRole('button', { name: 'Renew' }).click();
+      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Renew' })).toHaveCount(0);
+    });
+  });
+}
+
+test.describe('at 390x844', () => {
+  test.use({ viewport: VIEWPORTS[0] });
+
+  test('offline: the saved plan shows, and a change says it needs a connection', async ({
+    page,
+    context,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const patient = await createVerifiedUser(request, 'Patient', 'Olga Offline');
+    await signInThroughUi(page, patient.email);
+    await waitForServiceWorker(page);
+    await openSubscription(page);
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+
+    await context.setOffline(true);
+    // Opened again with no connection: from the service worker and the device's copy.
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Subscription Plans' })).toBeVisible();
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: TEXT.needsConnection })).toBeVisible();
+    await planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' }).click();
+    await expect(page.getByText(TEXT.needsConnection)).toHaveCount(2); // the note and the toast
+    await expect(page).toHaveURL(/\/subscription$/);
+    await checkScreen(page);
+    await context.setOffline(false);
+  });
+
+  test('a corporate sign-up link names its plan, and the first sign-in has it chosen', async ({ page }) => {
+    test.setTimeout(120_000);
+    const email = uniqueEmail('corporate');
+    await page.goto('/signup/plus-yearly');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign up for Kincare' })).toBeVisible();
+    await expect(page.getByTestId('chosen-plan')).toContainText('Family Plus Yearly');
+    await checkScreen(page);
+    const form = page.getByRole('form', { name: 'Sign up' });
+    await form.getByLabel('Full name').fill('Corin Corporate');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByLabel('Zip code').fill('10001');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('Check your e-mail for a verification link.')).toBeVisible();
+    await page.goto(verificationPath(await latestMailTo(email)));
+    await expect(page.getByRole('status')).toContainText('You can sign in now');
+
+    await submitSignIn(page, email);
+    const modal = page.getByRole('dialog', { name: 'Choose a plan' });
+    await expect(modal.getByRole('radio', { name: 'Family Plus Yearly' })).toBeChecked();
+    // Not now: the form says why the sign-in stopped; a Free choice then signs in.
+    await modal.getByRole('button', { name: 'Not now' }).click();
+    await expect(page.getByRole('form', { name: 'Sign in' }).getByRole('alert')).toHaveText(
+      'Choose a plan to start using Kincare.',
+    );
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+    await modal.getByRole('radio', { name: 'Free' }).check();
+    await modal.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Logged in successfully')).toBeVisible();
+    await acceptBetaPolicyIfAsked(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
