@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { isNight } from './clock';
+
+// The header's weather (SPEC sections 3 and 9): the Weather entity { greeting, icon, weatherC, weatherF,
+// place } built from the part of an Open-Meteo forecast answer it needs. Pure: the caller fetches the
+// answer, passes the device's local hour and the place name, and only logs a refusal (SPEC section 8).
+
+/**
+ * SPEC section 9, word for word: Morning before 12, Afternoon before 18, otherwise Evening. The header's
+ * 'Good …' text (clock.ts greetingFor) follows the same hours; a unit test holds the two together.
+ */
+export type WeatherGreeting = 'Morning' | 'Afternoon' | 'Evening';
+
+export function weatherGreeting(hour: number): WeatherGreeting {
+  if (hour < 12) return 'Morning';
+  if (hour < 18) return 'Afternoon';
+  return 'Evening';
+}
+
+/**
+ * SPEC section 9: night is before 06:00 or after 18:00. One rule for the whole app, kept in clock.ts:
+ * 06:00 and 18:00 exactly are day ("before" and "after" are strict); 18:01 is night.
+ */
+export { isNight };
+
+/** lucide-react icon names, as strings, so the domain does not import React. */
+export type WeatherIcon =
+  | 'Sun'
+  | 'Moon'
+  | 'CloudSun'
+  | 'CloudMoon'
+  | 'Cloud'
+  | 'CloudFog'
+  | 'CloudDrizzle'
+  | 'CloudRain'
+  | 'CloudSunRain'
+  | 'CloudMoonRain'
+  | 'CloudSnow'
+  | 'CloudLightning';
+
+// WMO weather codes as Open-Meteo sends them (https://open-meteo.com/en/docs, "WMO Weather
+// interpretation codes"), by inclusive range; the daytime icon.
+const CODE_RANGES: { from: number; to: number; icon: WeatherIcon }[] = [
+  { from: 0, to: 0, icon: 'Sun' }, // clear sky
+  { from: 1, to: 2, icon: 'CloudSun' }, // mainly clear, partly cloudy
+  { from: 3, to: 3, icon: 'Cloud' }, // overcast
+  { from: 45, to: 48, icon: 'CloudFog' }, // fog, depositing rime fog
+  { from: 51, to: 57, icon: 'CloudDrizzle' }, // drizzle, freezing drizzle
+  { from: 61, to: 67, icon: 'CloudRain' }, // rain, freezing rain
+  { from: 71, to: 77, icon: 'CloudSnow' }, // snow fall, snow grains
+  { from: 80, to: 82, icon: 'CloudSunRain' }, // rain showers: sun between the showers
+  { from: 85, to: 86, icon: 'CloudSnow' }, // snow showers
+  { from: 95, to: 99, icon: 'CloudLightning' }, // thunderstorm, with hail
+];
+
+// SPEC section 9: at night the sun icons become a moon.
+const NIGHT_ICONS: Partial<Record<WeatherIcon, WeatherIcon>> = {
+  Sun: 'Moon',
+  CloudSun: 'CloudMoon',
+  CloudSunRain: 'CloudMoonRain',
+};
+
+/**
+ * The icon for a WMO code. A code Open-Meteo does not document (4 to 44, for example) gets a plain
+ * cloud: the header still shows the temperature rather than losing the weather over an icon.
+ */
+export function weatherIcon(code: number, night: boolean): WeatherIcon {
+  const day = CODE_RANGES.find((range) => code >= range.from && code <= range.to)?.icon ?? 'Cloud';
+  return night ? (NIGHT_ICONS[day] ?? day) : day;
+}
+
+/** Whole degrees, as the header shows them; never '-0'. */
+export function celsiusToFahrenheit(celsius: number): number {
+  return wholeDegrees((celsius * 9) / 5 + 32);
+}
+
+// Adding 0 turns Math.round's -0 (for -0.4) into 0, which prints as '0'.
+function wholeDegrees(value: number): number {
+  return Math.round(value) + 0;
+}
+
+/**
+ * The subset of GET https://api.open-meteo.com/v1/forecast?current=temperature_2m,weather_code,is_day
+ * that the header reads. Other fields are allowed and dropped. Temperatures outside what Earth has
+ * measured, codes outside 0 to 99 and a time that is not ISO are refused as a broken answer.
+ */
+export const openMeteoForecastSchema = z.object({
+  current: z.object({
+    temperature_2m: z.number().min(-100).max(70),
+    weather_code: z.number().int().min(0).max(99),
+    // Sent by Open-Meteo, but SPEC section 9 defines night by the hour, so the icon does not use it.
+    is_day: z.union([z.literal(0), z.literal(1)]).optional(),
+    time: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/),
+  }),
+});
+
+export type OpenMeteoForecast = z.infer<typeof openMeteoForecastSchema>;
+
+/** SPEC section 3's Weather entity. */
+export type Weather = {
+  greeting: WeatherGreeting;
+  icon: WeatherIcon;
+  weatherC: number;
+  weatherF: number;
+  place: string;
+};
+
+export type WeatherResult = { weather: Weather } | { error: string };
+
+/**
+ * The Weather entity from an Open-Meteo answer, at the device's local `hour` (and `minute`, which only
+ * matters at 18:xx), for `place`. A refused answer gives the reason to log.
+ */
+export function weatherFromForecast(
+  answer: unknown,
+  moment: { hour: number; minute?: number },
+  place: string,
+): WeatherResult {
+  const parsed = openMeteoForecastSchema.safeParse(answer);
+  if (!parsed.success) return { error: `Weather answer refused: ${z.prettifyError(parsed.error)}` };
+  const { temperature_2m: celsius, weather_code: code } = parsed.data.current;
+  return {
+    weather: {
+      greeting: weatherGreeting(moment.hour),
+      icon: weatherIcon(code, isNight(moment.hour, moment.minute ?? 0)),
+      weatherC: wholeDegrees(celsius),
+      weatherF: celsiusToFahrenheit(celsius),
+      place: place.trim(),
+    },
+  };
+}
