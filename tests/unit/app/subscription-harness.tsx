@@ -10,54 +10,12 @@ import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { http } from '../../../src/local/http';
 import { clearSession, storeSession } from '../../../src/local/session';
 import { fakeServer, tokenFor, type Answer, type Call } from '../local/support';
+import { FREE, MONTHLY, PLANS, subscription, YEARLY } from '../fixtures/billing';
+
+export { FREE, MONTHLY, PLANS, subscription, YEARLY };
 
 export const USER = '5a1c1a52-7d55-4c0e-9d43-0b6f1f0f0a01';
-const LIMITS = { caregivers: null, labExtractionsPerMonth: null };
-export const FREE: Plan = {
-  id: 'free',
-  name: 'Free',
-  description: 'The essentials for one person.',
-  price: 0,
-  currency: 'usd',
-  interval: 'month',
-  trial_period_days: 0,
-  limits: { caregivers: 1, labExtractionsPerMonth: 2 },
-};
-export const MONTHLY: Plan = {
-  id: 'plus-monthly',
-  name: 'Family Plus',
-  description: 'For the whole family.',
-  price: 6.99,
-  currency: 'usd',
-  interval: 'month',
-  trial_period_days: 14,
-  limits: LIMITS,
-};
-export const YEARLY: Plan = {
-  ...MONTHLY,
-  id: 'plus-yearly',
-  name: 'Family Plus Yearly',
-  price: 69.9,
-  interval: 'year',
-};
-export const PLANS = [FREE, MONTHLY, YEARLY];
 
-export const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
-  id: 'sub_1',
-  customer_id: 'cus_abc',
-  plan_id: 'free',
-  plan_name: 'Free',
-  price: 0,
-  interval: 'month',
-  subscription_status: 'active',
-  cancel_at_period_end: false,
-  start_date: '2026-11-01T10:00:00.000Z',
-  end_date: null,
-  current_period_end: '2026-12-01T10:00:00.000Z',
-  trial_end: null,
-  limits: FREE.limits,
-  ...fields,
-});
 export const trialing = () =>
   subscription({
     plan_id: 'plus-monthly',

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Plan, Subscription } from '../../../src/domain/billing';
-import { BILLING_MESSAGES } from '../../../src/domain/billing';
+import { BILLING_MESSAGES, type Plan, type Subscription } from '../../../src/domain/billing';
 import { register, signIn, SubscriptionRequiredError } from '../../../src/local/account';
 import {
   billingFailureText,
@@ -20,6 +19,7 @@ import { http } from '../../../src/local/http';
 import { setHttpEvents } from '../../../src/local/http-events';
 import { clearSession, readSession, storeSession } from '../../../src/local/session';
 import { fakeServer, storedAnywhere, tokenFor, type Answer, type Call } from './support';
+import { FREE, MONTHLY, subscription } from '../fixtures/billing';
 
 // Plans and the subscription on the device (issue 13): each answer is saved in the replica's `billing` table
 // (what the screen reads, offline too), a checkout still to pay never overwrites the saved plan, the plan
@@ -27,41 +27,6 @@ import { fakeServer, storedAnywhere, tokenFor, type Answer, type Call } from './
 // SUBSCRIPTION_REQUIRED becomes a typed error carrying its body, and failures read in the right words.
 
 const USER = '3b9d1c52-7d55-4c0e-9d43-0b6f1f0f0a01';
-const FREE: Plan = {
-  id: 'free',
-  name: 'Free',
-  description: 'The essentials.',
-  price: 0,
-  currency: 'usd',
-  interval: 'month',
-  trial_period_days: 0,
-  limits: { caregivers: 1, labExtractionsPerMonth: 2 },
-};
-const MONTHLY: Plan = {
-  ...FREE,
-  id: 'plus-monthly',
-  name: 'Family Plus',
-  price: 6.99,
-  trial_period_days: 14,
-  limits: { caregivers: null, labExtractionsPerMonth: null },
-};
-const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
-  id: 'sub_1',
-  customer_id: 'cus_123',
-  plan_id: 'free',
-  plan_name: 'Free',
-  price: 0,
-  interval: 'month',
-  subscription_status: 'active',
-  cancel_at_period_end: false,
-  start_date: '2026-11-01T10:00:00.000Z',
-  end_date: null,
-  current_period_end: '2026-12-01T10:00:00.000Z',
-  trial_end: null,
-  limits: FREE.limits,
-  ...fields,
-});
-
 let db: KincareDb;
 let route: (call: Call) => Answer;
 let calls: Call[];
