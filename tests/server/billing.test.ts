@@ -291,6 +291,34 @@ describe('the test-mode checkout', () => {
     expect(subscriptionsAtProvider).toEqual([{ n: 1 }]);
   });
 
+  it('keeps the newer of two subscriptions paid in two tabs and cancels the older at the provider', async () => {
+    const { email, refusal } = await newPatient();
+    const choose = async () =>
+      (
+        await subscribe({
+          planId: 'plus-monthly',
+          userId: refusal.userId,
+          subscribeToken: refusal.subscribeToken,
+        })
+      ).json<{ checkout_url: string }>().checkout_url;
+    const [firstTab, secondTab] = [await choose(), await choose()];
+    expect((await ctx.app.inject({ url: pathOf(firstTab), ...payForm('4242424242424242') })).statusCode).toBe(
+      303,
+    );
+    expect(
+      (await ctx.app.inject({ url: pathOf(secondTab), ...payForm('4242424242424242') })).statusCode,
+    ).toBe(303);
+    const atProvider = await ctx.database.db
+      .select({ id: testBillingObjects.id, object: testBillingObjects.object })
+      .from(testBillingObjects)
+      .where(eq(testBillingObjects.kind, 'subscription'));
+    const statuses = atProvider.map((row) => row.object.status).sort();
+    expect(statuses).toEqual(['canceled', 'trialing']);
+    const live = atProvider.find((row) => row.object.status === 'trialing');
+    const token = (await login(email)).json<{ accessToken: string }>().accessToken;
+    expect(await mySubscription(token)).toMatchObject({ id: live?.id, subscription_status: 'trialing' });
+  });
+
   it('answers an unknown or malformed checkout with a 404 page', async () => {
     for (const id of [`cs_test_${'0'.repeat(32)}`, 'cs_test_x', '..%2F..%2Fetc']) {
       const page = await ctx.app.inject({ method: 'GET', url: `/api/stripe/test-checkout/${id}` });

@@ -67,9 +67,15 @@ export async function userOfCustomer(db: Queryable, customerId: string): Promise
 }
 
 /**
+ * What storing did: whether the row changed, and the provider subscription it replaced while that one was
+ * still live (a second checkout paid in another tab): the caller cancels it, or the patient pays twice.
+ */
+export type StoreOutcome = { stored: boolean; supersedes: string | null };
+
+/**
  * Stores what the provider holds. Late news never wins: an older reading of the same subscription, or a
  * cancel of a subscription the patient has since replaced (renewed, or moved from Free to a paid plan),
- * changes nothing. Answers whether the row changed.
+ * changes nothing.
  */
 export async function storeProviderSubscription(
   tx: Queryable,
@@ -77,7 +83,7 @@ export async function storeProviderSubscription(
   subscription: ProviderSubscription,
   provider: ProviderKind,
   observedAt: Date,
-): Promise<boolean> {
+): Promise<StoreOutcome> {
   const [existing] = await tx
     .select()
     .from(subscriptions)
@@ -86,10 +92,17 @@ export async function storeProviderSubscription(
     .limit(1);
   if (existing) {
     const sameSubscription = existing.id === subscription.id;
-    if (sameSubscription && existing.providerUpdatedAt.getTime() > observedAt.getTime()) return false;
-    const endedElsewhere = isCanceled(subscription.status) || subscription.status === 'incomplete_expired';
-    if (!sameSubscription && endedElsewhere && !isCanceled(existing.status)) return false;
+    const unchanged = { stored: false, supersedes: null };
+    if (sameSubscription && existing.providerUpdatedAt.getTime() > observedAt.getTime()) return unchanged;
+    if (!sameSubscription && hasEnded(subscription.status) && !isCanceled(existing.status)) return unchanged;
   }
+  const supersedes =
+    existing &&
+    existing.id !== subscription.id &&
+    existing.provider === provider &&
+    !hasEnded(existing.status)
+      ? existing.id
+      : null;
   const values = {
     id: subscription.id,
     customerId: subscription.customerId,
@@ -108,8 +121,10 @@ export async function storeProviderSubscription(
     .insert(subscriptions)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: subscriptions.userId, set: values });
-  return true;
+  return { stored: true, supersedes };
 }
+
+const hasEnded = (status: string) => isCanceled(status) || status === 'incomplete_expired';
 
 /** A free plan: no provider subscription, active at once. Replaces whatever row there was. */
 export async function storeFreeSubscription(

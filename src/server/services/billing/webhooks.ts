@@ -68,13 +68,13 @@ async function handleEvent(
     await db.insert(billingEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
     return 'ignored';
   }
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const [recorded] = await tx
       .insert(billingEvents)
       .values({ id: event.id, type: event.type })
       .onConflictDoNothing()
       .returning({ id: billingEvents.id });
-    if (!recorded) return 'duplicate';
+    if (!recorded) return { result: 'duplicate' as const, supersedes: null };
     const userId =
       (await patientUserId(tx, subscription.userId)) ??
       (await patientUserId(tx, subject.userId)) ??
@@ -82,9 +82,31 @@ async function handleEvent(
       null;
     if (!userId || !(await findPlan(tx, subscription.planId))) {
       log.warn({ eventId: event.id, type: event.type }, 'billing event for an unknown patient or plan: left');
-      return 'ignored';
+      return { result: 'ignored' as const, supersedes: null };
     }
-    await storeProviderSubscription(tx, userId, subscription, provider.kind, observedAt);
-    return 'handled';
+    const stored = await storeProviderSubscription(tx, userId, subscription, provider.kind, observedAt);
+    return { result: 'handled' as const, supersedes: stored.supersedes };
   });
+  if (outcome.supersedes) await cancelSuperseded(deps, outcome.supersedes);
+  return outcome.result;
+}
+
+/**
+ * A second subscription paid while the first was live (two checkouts, two tabs): the patient keeps the
+ * newer one, and the older is canceled at the provider so that it is not charged again. Refunding its
+ * unused time is left to whoever runs the install (logged); a failure is logged and left for them too.
+ */
+async function cancelSuperseded(
+  deps: { provider: PaymentProvider; log: FastifyBaseLogger },
+  subscriptionId: string,
+): Promise<void> {
+  deps.log.warn({ subscriptionId }, 'a second subscription replaced a live one: canceling the older one');
+  try {
+    await deps.provider.cancel(subscriptionId);
+  } catch (error) {
+    deps.log.error(
+      { err: error, subscriptionId },
+      'could not cancel a replaced subscription at the provider',
+    );
+  }
 }
