@@ -15,6 +15,7 @@ import { authRoutes, careRoutes } from './api-routes-people';
 import { directoryRoutes, recordRoutes } from './api-routes-records';
 import { labReportRoutes, medicineRoutes } from './api-routes-medicines';
 import { billingRoutes } from './api-routes-billing';
+import { checkInRoutes } from './api-routes-check-in';
 
 export type {
   ApiRoute,
@@ -36,6 +37,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...medicineRoutes,
   ...labReportRoutes,
   ...billingRoutes,
+  ...checkInRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

@@ -28,6 +28,7 @@ import { syncRoutes } from './routes/sync';
 import { requestRoutes } from './routes/requests';
 import { uploadRoutes } from './routes/uploads';
 import { billingRoutes } from './routes/billing';
+import { checkInRoutes } from './routes/check-in';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
 
@@ -116,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(requestRoutes, { prefix: '/request' });
       await api.register(uploadRoutes, { prefix: '/upload-image' });
       await api.register(billingRoutes, { prefix: '/stripe' });
+      await api.register(checkInRoutes, { prefix: '/interactions' });
     },
     { prefix: '/api' },
   );

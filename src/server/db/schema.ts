@@ -388,3 +388,4 @@ export const directoryPharmacies = pgTable(
 
 export * from './schema-reminders';
 export * from './schema-billing';
+export * from './schema-check-in';
