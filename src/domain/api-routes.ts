@@ -16,6 +16,7 @@ import { directoryRoutes, recordRoutes } from './api-routes-records';
 import { labReportRoutes, medicineRoutes } from './api-routes-medicines';
 import { billingRoutes } from './api-routes-billing';
 import { checkInRoutes } from './api-routes-check-in';
+import { weatherRoutes } from './api-routes-weather';
 
 export type {
   ApiRoute,
@@ -38,6 +39,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...labReportRoutes,
   ...billingRoutes,
   ...checkInRoutes,
+  ...weatherRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

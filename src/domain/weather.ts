@@ -129,3 +129,47 @@ export function weatherFromForecast(
     },
   };
 }
+
+// ---- GET /api/weather (the server asks the weather service for the device; added for issue 14) ----
+
+/**
+ * Coordinates leave the server rounded to 2 decimals (about 1 km): enough for the weather, and the
+ * weather service never learns where exactly the person is. The server's cache keys on the same value.
+ */
+export function roundCoordinate(value: number): number {
+  return Math.round(value * 100) / 100 + 0;
+}
+
+const coordinate = (name: string, limit: number) =>
+  z
+    .string({ error: `${name} is required.` })
+    .trim()
+    .regex(/^-?\d{1,3}(\.\d+)?$/, `${name} must be a number from -${limit} to ${limit}.`)
+    .transform(Number)
+    .refine((value) => Math.abs(value) <= limit, `${name} must be a number from -${limit} to ${limit}.`);
+
+/** The query of GET /api/weather: the device's position, as decimal degrees. */
+export const weatherQuerySchema = z.object({
+  latitude: coordinate('latitude', 90),
+  longitude: coordinate('longitude', 180),
+});
+
+/** What GET /api/weather answers: the forecast's current values and the person's city (null: unknown). */
+export const weatherAnswerSchema = z.object({
+  data: z.object({
+    temperature_c: z.number().min(-100).max(70),
+    weather_code: z.number().int().min(0).max(99),
+    /** The service's time of the reading, local to the coordinates (ISO without zone). */
+    time: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/),
+    place: z.string().nullable(),
+  }),
+});
+
+export type WeatherAnswer = z.infer<typeof weatherAnswerSchema>['data'];
+
+/** The answer in the forecast shape weatherFromForecast reads. */
+export function forecastOfAnswer(answer: WeatherAnswer): OpenMeteoForecast {
+  return {
+    current: { temperature_2m: answer.temperature_c, weather_code: answer.weather_code, time: answer.time },
+  };
+}

@@ -29,6 +29,7 @@ import { requestRoutes } from './routes/requests';
 import { uploadRoutes } from './routes/uploads';
 import { billingRoutes } from './routes/billing';
 import { checkInRoutes } from './routes/check-in';
+import { weatherRoutes } from './routes/weather';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
 
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(uploadRoutes, { prefix: '/upload-image' });
       await api.register(billingRoutes, { prefix: '/stripe' });
       await api.register(checkInRoutes, { prefix: '/interactions' });
+      await api.register(weatherRoutes, { prefix: '/weather' });
     },
     { prefix: '/api' },
   );

@@ -1,7 +1,33 @@
+import { z } from 'zod';
 import { ConfigError } from './config';
 
 // The payment provider's settings (STRIPE_*), checked together: a key without its webhook secret would
 // take payments whose confirmations could never be verified, so the server refuses to start.
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** The STRIPE_* variables of the environment's schema (config.ts spreads them into its own). */
+export const stripeEnvShape = {
+  STRIPE_SECRET_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{8,}$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+  ),
+  /** A Stripe-compatible server's address instead of api.stripe.com (tests, a local mock). */
+  STRIPE_API_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
+  ),
+};
 
 export type StripeConfig = {
   secretKey: string;

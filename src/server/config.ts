@@ -1,4 +1,5 @@
-import { stripeConfig, type StripeConfig } from './config-billing';
+import { stripeConfig, stripeEnvShape, type StripeConfig } from './config-billing';
+import { weatherApiUrlSchema } from './config-weather';
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -149,25 +150,9 @@ const envSchema = z.object({
   /** The most pages of a PDF read. */
   OCR_MAX_PAGES: wholeNumber(1, 100, 5),
   /** Set, payments go through Stripe; unset, through the built-in test-mode checkout (config-billing.ts). */
-  STRIPE_SECRET_KEY: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
-      .optional(),
-  ),
-  STRIPE_WEBHOOK_SECRET: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^whsec_[A-Za-z0-9+/=]{8,}$/, 'must be a webhook signing secret (whsec_…)')
-      .optional(),
-  ),
-  /** A Stripe-compatible server's address instead of api.stripe.com (tests, a local mock). */
-  STRIPE_API_URL: z.preprocess(
-    emptyToUndefined,
-    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
-  ),
+  ...stripeEnvShape,
+  /** The weather service (Open-Meteo's API) the header's weather is asked from (config-weather.ts). */
+  WEATHER_API_URL: weatherApiUrlSchema,
   /** Set, uploaded files go to this bucket of an S3-compatible object store instead of DATA_DIR/files. */
   S3_BUCKET: z.preprocess(
     emptyToUndefined,
@@ -254,6 +239,8 @@ export type Config = {
   s3: S3Config | undefined;
   /** Unset: the built-in test-mode checkout takes the payments (nothing is charged). */
   stripe: StripeConfig | undefined;
+  /** Open-Meteo's address, or a compatible service's (no trailing slash). */
+  weatherApiUrl: string;
 };
 
 export class ConfigError extends Error {}
@@ -310,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ocr: { workers: vars.OCR_WORKERS, timeoutMs: vars.OCR_TIMEOUT_MS, maxPages: vars.OCR_MAX_PAGES },
     s3,
     stripe,
+    weatherApiUrl: vars.WEATHER_API_URL,
   };
 }
 

@@ -4,6 +4,7 @@
 // drops, or DATABASE_URL with TEST_DATABASE=postgres). Prints requests/s, answers by status class and
 // every 5xx or hang with its request; exits non-zero when it found one or the server was unhealthy after.
 import { startTestApp } from '../server/helpers';
+import { startFakeOpenMeteo } from '../server/fake-open-meteo';
 import {
   describeFailures,
   healthProblems,
@@ -23,7 +24,9 @@ async function fuzz(database: string): Promise<boolean> {
   console.log(
     `fuzz gate at bench size: ${RUNS} requests, seed ${SEED} (BENCH_FUZZ_SEED replays it), on ${database}`,
   );
-  const ctx = await startTestApp();
+  // GET /api/weather asks a weather service: a local one answering like Open-Meteo.
+  const weather = await startFakeOpenMeteo();
+  const ctx = await startTestApp({ WEATHER_API_URL: weather.url });
   try {
     const sessions = await Sessions.start(ctx);
     const setup = await prepareFuzz(ctx, sessions);
@@ -50,6 +53,7 @@ async function fuzz(database: string): Promise<boolean> {
     return report.failures.length === 0 && problems.length === 0;
   } finally {
     await ctx.close();
+    await weather.close();
   }
 }
 

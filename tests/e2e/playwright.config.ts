@@ -57,6 +57,8 @@ export default defineConfig({
       RATE_LIMIT_OTP_PER_MINUTE: '1000',
       // With REDIS_URL set (as .ci/run does) the limits count in Redis: this run's counters apart from others'.
       REDIS_KEY_PREFIX: `kincare-e2e-${process.pid}:`,
+      // The weather service: tests/e2e/weather.spec.ts answers like Open-Meteo there (elsewhere nothing does).
+      WEATHER_API_URL: `http://127.0.0.1:${port + 1}`,
     },
   },
 });

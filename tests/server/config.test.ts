@@ -64,6 +64,7 @@ describe('loadConfig defaults', () => {
       },
       reminders: { intervalSeconds: 30, catchUpMinutes: 120 },
       ocr: { workers: 1, timeoutMs: 60_000, maxPages: 5 },
+      weatherApiUrl: 'https://api.open-meteo.com',
     });
   });
 

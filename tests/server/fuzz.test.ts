@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestContext } from './helpers';
+import { startFakeOpenMeteo } from './fake-open-meteo';
 import type { FuzzSetup } from './fuzz/requests';
 import { describeFailures, healthProblems, prepareFuzz, runFuzz, Sessions, summarize } from './fuzz/runner';
 
@@ -19,14 +20,18 @@ describe('fuzz gate', () => {
   let ctx: TestContext;
   let sessions: Sessions;
   let setup: FuzzSetup;
+  let weather: Awaited<ReturnType<typeof startFakeOpenMeteo>> | undefined;
 
   beforeAll(async () => {
-    ctx = await startTestApp();
+    // GET /api/weather asks a weather service: a local one answering like Open-Meteo.
+    weather = await startFakeOpenMeteo();
+    ctx = await startTestApp({ WEATHER_API_URL: weather.url });
     sessions = await Sessions.start(ctx);
     setup = await prepareFuzz(ctx, sessions);
   });
   afterAll(async () => {
     await ctx?.close();
+    await weather?.close();
   });
 
   it(`answers ${RUNS} hostile requests across every documented route with no 5xx and no hang, and stays healthy`, async () => {

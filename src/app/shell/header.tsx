@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { greetingFor } from '../../domain/clock';
 import { requiredPermissionFor } from '../../domain/permissions';
@@ -12,10 +12,15 @@ import {
 } from './use-selected-patient';
 import { useProfile } from './use-session';
 
-// The header (SPEC sections 2 and 9): the greeting with the user's name, the weather slot a later feature
-// fills, the caregiver's 'Select Patient', the sync status and the profile button by role. On a phone (and
-// up to 1024 px, where the sidebar leaves too little room) the first line keeps the greeting, the sync status
-// and the avatar, and 'Select Patient' has its own line below (one tap opens the device's own picker).
+// The weather (its icons, the position, the call) loads after the first paint: it is not part of any
+// first screen's JavaScript budget (tests/build/budget.mjs), and a screen never waits for it.
+const WeatherChip = lazy(() => import('./weather-chip'));
+
+// The header (SPEC sections 2 and 9): the greeting with the user's name, the weather (weather-chip.tsx),
+// the caregiver's 'Select Patient', the sync status and the profile button by role. On a phone (and up to
+// 1024 px, where the sidebar leaves too little room) the first line keeps the greeting, the weather, the
+// sync status and the avatar, and 'Select Patient' has its own line below (one tap opens the device's own
+// picker).
 
 type Props = { role: Role; weather?: ReactNode; syncStatus?: ReactNode };
 
@@ -30,7 +35,7 @@ export function Header({ role, weather, syncStatus }: Props) {
     // `relative`: the sync status details open below the header on larger screens, right-aligned.
     <header className="relative shrink-0 border-b border-border bg-surface pt-safe-top pr-safe-right pl-safe-left text-text">
       <div className="flex items-center justify-between gap-2 px-4 py-2 md:gap-4 md:px-6 md:py-3">
-        <div className="flex min-w-0 items-center gap-4">
+        <div className="flex min-w-0 items-center gap-2 md:gap-4">
           <p className="truncate text-base font-semibold text-text md:text-lg" data-testid="greeting">
             {greeting}
             {profile ? (
@@ -42,7 +47,12 @@ export function Header({ role, weather, syncStatus }: Props) {
               </>
             ) : null}
           </p>
-          {weather ? <div className="hidden md:block">{weather}</div> : null}
+          {/* On a phone the weather is its icon and temperatures (the chip hides the place below 768 px). */}
+          {weather ?? (
+            <Suspense fallback={null}>
+              <WeatherChip />
+            </Suspense>
+          )}
         </div>
         <div className="flex shrink-0 items-center gap-2 md:gap-4">
           {role === 'Caregiver' ? (

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../domain/errors';
+import { weatherAnswerSchema, weatherQuerySchema } from '../../domain/weather';
+import { HttpError } from '../plugins/errors';
+import { createWeatherService, WeatherServiceError } from '../services/weather';
+import { placeOfUser } from '../services/weather-place';
+import { signedIn } from './auth-common';
+
+// GET /api/weather?latitude=&longitude= (SPEC sections 2, 3 and 9): the current weather at the device's
+// position, asked from the weather service by the server, so the page's CSP keeps connect-src 'self'
+// and one cache serves everyone nearby. Any signed-in person may ask. A failure is the service's, not
+// the person's: 503 when it cannot be reached in time, 502 when it answers something else than weather;
+// the app only logs either (SPEC section 8). The log says which failure it was, never where.
+
+export const WEATHER_MESSAGES = {
+  unavailable: 'The weather service is not available right now.',
+  broken: 'The weather service gave an answer that could not be read.',
+} as const;
+
+export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createWeatherService({ baseUrl: app.config.weatherApiUrl });
+
+  app.get(
+    // '' not '/': the path is /api/weather itself, without a trailing slash.
+    '',
+    {
+      // Authenticated before the query is checked: without a valid sign-in the answer is 401 whatever
+      // the query holds.
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['weather'],
+        summary:
+          'The current weather at the given position (rounded to 2 decimals before it leaves the server) ' +
+          "and the city of the person's zip code.",
+        ...signedIn,
+        querystring: weatherQuerySchema,
+        response: {
+          200: weatherAnswerSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          502: errorBodySchema,
+          503: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { latitude, longitude } = request.query;
+      const [reading, place] = await Promise.all([
+        service.current(latitude, longitude).catch((error: unknown) => {
+          if (!(error instanceof WeatherServiceError)) throw error;
+          request.log.warn({ weatherFailure: error.kind }, 'weather service failed');
+          throw new HttpError(
+            error.statusCode,
+            error.statusCode === 503 ? WEATHER_MESSAGES.unavailable : WEATHER_MESSAGES.broken,
+          );
+        }),
+        placeOfUser(app.db, request.auth.userId),
+      ]);
+      return { data: { ...reading, place } };
+    },
+  );
+};
