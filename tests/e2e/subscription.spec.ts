@@ -1,7 +1,8 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import {
   PASSWORD,
   acceptBetaPolicyIfAsked,
+  apiToken,
   createVerifiedUser,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
@@ -9,6 +10,7 @@ import {
   latestMailTo,
   menuEntry,
   signInThroughUi,
+  subscribeThroughLogin,
   uniqueEmail,
   verificationPath,
   VIEWPORTS,
@@ -65,6 +67,38 @@ async function submitSignIn(page: Page, email: string) {
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Password').fill(PASSWORD);
   await form.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * A patient on an active monthly plan, made through the API as the person's own steps would make it: Family
+ * Plus chosen at the first sign-in and paid at the test checkout (a trial), then canceled and renewed with the
+ * card on file (a renewal has no second trial). The screens of these steps have tests of their own above.
+ */
+async function activeMonthlyPatient(request: APIRequestContext, name: string) {
+  const patient = await createVerifiedUser(request, 'Patient', name, { freePlan: false });
+  const { checkout_url: checkoutUrl } = await subscribeThroughLogin(request, patient.email, 'plus-monthly');
+  if (!checkoutUrl) throw new Error('a paid plan answers a checkout');
+  const paid = await request.post(new URL(checkoutUrl).pathname, {
+    form: { card: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name },
+    maxRedirects: 0,
+  });
+  expect(paid.status()).toBe(303);
+  const token = await apiToken(request, patient.email);
+  const headers = { Authorization: `Bearer ${token}` };
+  const current = (await (await request.get('/api/stripe/subscription', { headers })).json()) as {
+    data: { customer_id: string };
+  };
+  const customerId = current.data.customer_id;
+  expect((await request.delete(`/api/stripe/subscription/${customerId}`, { headers })).ok()).toBe(true);
+  const renewed = await request.post('/api/stripe/subscription/renew', {
+    headers,
+    data: { customerId, planId: 'plus-monthly' },
+  });
+  expect(await renewed.json()).toMatchObject({
+    checkout_url: null,
+    subscription: { plan_id: 'plus-monthly', subscription_status: 'active' },
+  });
+  return patient;
 }
 
 for (const viewport of VIEWPORTS) {
@@ -140,6 +174,36 @@ for (const viewport of VIEWPORTS) {
       await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
       await expect(yearly.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
       await checkScreen(page, yearly);
+    });
+
+    test('an active monthly plan moves to yearly in place: Subscription upgraded, then Current Plan', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(120_000);
+      const patient = await activeMonthlyPatient(request, 'Mona Monthly');
+      await signInThroughUi(page, patient.email);
+      await openSubscription(page);
+      const monthly = planCard(page, 'plus-monthly');
+      const yearly = planCard(page, 'plus-yearly');
+      await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
+      // Upgrade only on the yearly card, and only while active (SPEC section 4).
+      await expect(planCard(page, 'free').getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+      await checkScreen(page, yearly);
+
+      await yearly.getByRole('button', { name: 'Upgrade' }).click();
+      await expect(page.getByText(TEXT.upgraded)).toBeVisible();
+      // No checkout: the card on file pays the difference.
+      await expect(page).toHaveURL(/\/subscription$/);
+      await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
+      await expect(monthly.getByText(TEXT.currentPlan)).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+      await checkScreen(page, yearly);
+
+      await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+      const details = page.getByRole('region', { name: 'Your subscription' });
+      await expect(details).toContainText('Family Plus Yearly');
+      await expect(details).toContainText('Active');
     });
 
     test('cancel asks first, then every card offers Renew; Renew Free is back at once', async ({
