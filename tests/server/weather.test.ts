@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
 import { users } from '../../src/server/db/schema';
 import { DEFAULT_WEATHER_API_URL } from '../../src/server/config-weather';
-import { WEATHER_MESSAGES } from '../../src/server/routes/weather';
+import { WEATHER_MESSAGES, WEATHER_PER_MINUTE } from '../../src/server/routes/weather';
 import { createWeatherService, WeatherServiceError } from '../../src/server/services/weather';
 import { bearer, createUser, startTestApp, type TestContext, type TestUser } from './helpers';
 
@@ -147,6 +147,17 @@ describe('GET /api/weather', () => {
     const answer = await askWeather({ latitude: '41.88', longitude: '-87.63' }, caregiver.token);
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json<{ data: { place: string | null } }>().data.place).toBe('Chicago');
+  });
+
+  it('answers one person 20 times a minute, then 429 (another person is not held back)', async () => {
+    const busy = await createUser(ctx, { zip_code: '10001' });
+    const here = { latitude: '40.71', longitude: '-74.01' };
+    for (let call = 0; call < WEATHER_PER_MINUTE; call += 1)
+      expect((await askWeather(here, busy.token)).statusCode).toBe(200);
+    const limited = await askWeather(here, busy.token);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect((await askWeather(here)).statusCode).toBe(200);
   });
 
   it('names no place when the zip is not in the table', async () => {

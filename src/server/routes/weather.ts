@@ -5,6 +5,7 @@ import { HttpError } from '../plugins/errors';
 import { createWeatherService, WeatherServiceError } from '../services/weather';
 import { placeOfUser } from '../services/weather-place';
 import { signedIn } from './auth-common';
+import { byUser, limitBy } from './auth-rate-limit';
 
 // GET /api/weather?latitude=&longitude= (SPEC sections 2, 3 and 9): the current weather at the device's
 // position, asked from the weather service by the server, so the page's CSP keeps connect-src 'self'
@@ -17,6 +18,9 @@ export const WEATHER_MESSAGES = {
   broken: 'The weather service gave an answer that could not be read.',
 } as const;
 
+/** Weather asked per person and minute (429 beyond). */
+export const WEATHER_PER_MINUTE = 20;
+
 export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createWeatherService({ baseUrl: app.config.weatherApiUrl });
 
@@ -27,6 +31,8 @@ export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
       // Authenticated before the query is checked: without a valid sign-in the answer is 401 whatever
       // the query holds.
       onRequest: app.authenticate,
+      // A device asks once in 10 minutes; more from one person would only spend the service's quota.
+      preHandler: limitBy(app, [{ name: 'weather-user', max: WEATHER_PER_MINUTE, key: byUser }]),
       schema: {
         tags: ['weather'],
         summary:
@@ -38,6 +44,7 @@ export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
           200: weatherAnswerSchema,
           400: errorBodySchema,
           401: errorBodySchema,
+          429: errorBodySchema,
           502: errorBodySchema,
           503: errorBodySchema,
         },
