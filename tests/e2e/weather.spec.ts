@@ -133,6 +133,14 @@ for (const viewport of VIEWPORTS) {
           box && greeting && Math.abs(box.y + box.height / 2 - (greeting.y + greeting.height / 2)),
         ).toBeLessThan(12);
       }
+      // Beside the weather, neither the greeting nor the first name is cut short.
+      const cut = await page
+        .getByTestId('greeting')
+        .locator('span:visible')
+        .evaluateAll((spans) =>
+          spans.filter((span) => span.scrollWidth > span.clientWidth).map((span) => span.textContent),
+        );
+      expect(cut).toEqual([]);
     } else {
       await expect(place).toBeVisible();
     }

@@ -36,13 +36,21 @@ export function Header({ role, weather, syncStatus }: Props) {
     <header className="relative shrink-0 border-b border-border bg-surface pt-safe-top pr-safe-right pl-safe-left text-text">
       <div className="flex items-center justify-between gap-2 px-4 py-2 md:gap-4 md:px-6 md:py-3">
         <div className="flex min-w-0 items-center gap-2 md:gap-4">
-          <p className="truncate text-base font-semibold text-text md:text-lg" data-testid="greeting">
-            {greeting}
+          {/* On a phone the greeting and the first name are two short lines, so that the weather, the sync
+              status and the avatar fit beside them without cutting either; from 768 px one line. */}
+          <p
+            className="min-w-0 leading-tight text-text md:truncate md:text-lg md:font-semibold"
+            data-testid="greeting"
+          >
+            <span className="block truncate text-sm text-muted md:inline md:text-lg md:text-text">
+              {greeting}
+            </span>
             {profile ? (
               <>
-                {', '}
-                {/* A phone has room for the first name; the full name from 768 px. */}
-                <span className="md:hidden">{profile.name.trim().split(/\s+/)[0]}</span>
+                <span className="hidden md:inline">{', '}</span>
+                <span className="block truncate text-base font-semibold md:hidden">
+                  {profile.name.trim().split(/\s+/)[0]}
+                </span>
                 <span className="hidden md:inline">{profile.name}</span>
               </>
             ) : null}
