@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
 import { CARE_MESSAGES, inviteBodySchema } from '../../../domain/caregivers';
+import { isPlausibleEmail, spokenEmailToText } from '../../../domain/spoken-email';
 import type { Permission } from '../../../domain/permissions';
 import { sendCareRequest } from '../../../local/care-requests';
 import { errorMessages, fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
@@ -17,6 +18,9 @@ import { useZodForm } from '../../ui/use-zod-form';
 // person a registration link and shows an existing caregiver a received request; either way the patient
 // sees 'Request sent successfully' and the invitation under Sent. Online only: it needs the other side.
 
+/** SPEC section 8's text (local/speech.ts), here too so that the form does not load speech up front. */
+const COULD_NOT_RECOGNIZE = 'Could not recognize speech. Try again.';
+
 const inviteFormSchema = inviteBodySchema
   .pick({ caregiver_email: true, relationship: true, phone_number: true })
   .extend({ is_family: z.enum(['yes', 'no']) });
@@ -29,6 +33,11 @@ const EMAIL_PROBLEMS: readonly string[] = [
   CARE_MESSAGES.alreadyInvited,
   CARE_MESSAGES.alreadyLinked,
 ];
+
+// Voice input loads after the form (nothing of speech in the first screens' JavaScript).
+const VoiceInput = lazy(() =>
+  import('../../ui/voice-input-button').then((module) => ({ default: module.VoiceInput })),
+);
 
 const EMPTY = { caregiver_email: '', is_family: 'no', relationship: '', phone_number: '' };
 
@@ -43,6 +52,15 @@ export function InviteForm() {
   const online = useOnline();
   // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
   const shownFailure = online && failure === OFFLINE_MESSAGE ? null : failure;
+
+  // Voice input (speech enabled): 'jane dot doe at mail dot com' becomes jane.doe@mail.com; what is not an
+  // address is not put in the field, and the person says it again.
+  const heardEmail = (transcript: string) => {
+    const email = spokenEmailToText(transcript);
+    if (!isPlausibleEmail(email)) return COULD_NOT_RECOGNIZE;
+    form.field('caregiver_email').onChange(email);
+    return null;
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,14 +112,21 @@ export function InviteForm() {
       aria-label="Invite a caregiver"
       className="grid gap-x-4 sm:grid-cols-2"
     >
-      <TextField
-        label="Caregiver email"
-        type="email"
-        autoComplete="off"
-        inputMode="email"
-        required
-        {...form.field('caregiver_email')}
-      />
+      <div className="flex min-w-0 flex-wrap items-start gap-x-2">
+        <div className="min-w-0 flex-1">
+          <TextField
+            label="Caregiver email"
+            type="email"
+            autoComplete="off"
+            inputMode="email"
+            required
+            {...form.field('caregiver_email')}
+          />
+        </div>
+        <Suspense fallback={null}>
+          <VoiceInput label="Caregiver email" onTranscript={heardEmail} />
+        </Suspense>
+      </div>
       <SelectField
         label="Family member"
         options={[

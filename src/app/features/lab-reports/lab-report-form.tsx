@@ -7,9 +7,11 @@ import {
 } from '../../../domain/lab-reports';
 import { userDb, type LabExtractionJob, type LocalDoctor } from '../../../local/db';
 import { addLabReport, editLabReport, reportOcrText } from '../../../local/lab-reports';
+import { parseSpokenDate } from '../../../domain/spoken-date';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
+import { WithVoiceInput } from './lab-voice-field';
 import {
   checkLabForm,
   EMPTY_LAB_FORM,
@@ -112,6 +114,22 @@ export function LabReportForm({ patientId, caregiverId, doctors, today, editing,
     onChange: (value: string) => setValues((previous) => ({ ...previous, [name]: value })),
     onBlur: () => setTouched((previous) => ({ ...previous, [name]: true })),
   });
+
+  // Voice input (speech enabled): the type as heard; a spoken date stored as YYYY-MM-DD, or SPEC's error.
+  const heard = (name: keyof LabFormValues, value: string) => {
+    setValues((previous) => ({ ...previous, [name]: value }));
+    setTouched((previous) => ({ ...previous, [name]: true }));
+  };
+  const heardType = (transcript: string) => {
+    heard('report_type', transcript.trim());
+    return null;
+  };
+  const heardDate = (transcript: string) => {
+    const spoken = parseSpokenDate(transcript, new Date());
+    if ('error' in spoken) return spoken.error;
+    heard('report_date', spoken.date);
+    return null;
+  };
 
   const doctorOptions = doctors.map((doctor) => ({ value: doctor.doctor_id, label: doctor.name }));
   if (values.doctor_id && !doctors.some((doctor) => doctor.doctor_id === values.doctor_id))
@@ -232,8 +250,12 @@ export function LabReportForm({ patientId, caregiverId, doctors, today, editing,
         </ReportFileChooser>
       )}
 
-      <TextField label="Report Type" required placeholder="e.g. Blood Test" {...field('report_type')} />
-      <TextField label="Report Date" type="date" required {...field('report_date')} />
+      <WithVoiceInput label="Report Type" onTranscript={heardType}>
+        <TextField label="Report Type" required placeholder="e.g. Blood Test" {...field('report_type')} />
+      </WithVoiceInput>
+      <WithVoiceInput label="Report Date" onTranscript={heardDate}>
+        <TextField label="Report Date" type="date" required {...field('report_date')} />
+      </WithVoiceInput>
       <div className="sm:col-span-2">
         <SelectField
           label="Doctor"

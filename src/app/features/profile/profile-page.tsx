@@ -1,9 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { Card, PageTitle } from '../../ui/page';
 import { useProfile } from '../../shell/use-session';
 import { ProfileForm } from './profile-form';
 import { ChangePasswordForm } from './change-password-form';
 import { SignIns } from './sign-ins';
 import { ThemeSwitch } from '../../ui/theme-switch';
+
+// The speech switch loads after the page (nothing of speech in the first screens' JavaScript).
+const SpeechSwitch = lazy(() =>
+  import('../../ui/speech/speech-switch').then((module) => ({ default: module.SpeechSwitch })),
+);
 
 /** /profile and /caregiver/profile: who you are, your details, your password, where you are signed in. */
 export function ProfilePage() {
@@ -47,6 +53,9 @@ export function ProfilePage() {
         <Card className="lg:col-span-3">
           <h2 className="mb-3 text-lg font-semibold">Display</h2>
           <ThemeSwitch />
+          <Suspense fallback={null}>
+            <SpeechSwitch />
+          </Suspense>
         </Card>
         <Card className="lg:col-span-3">
           <h2 className="mb-3 text-lg font-semibold">Signed-in devices</h2>
