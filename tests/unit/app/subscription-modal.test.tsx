@@ -8,6 +8,7 @@ import { BILLING_MESSAGES, type Plan, type SubscriptionRequiredBody } from '../.
 import type * as Billing from '../../../src/local/billing';
 import { http } from '../../../src/local/http';
 import { fakeServer, storedAnywhere, type Answer, type Call } from '../local/support';
+import { subscription } from '../fixtures/billing';
 
 const checkout = vi.hoisted(() => vi.fn());
 vi.mock('../../../src/local/billing', async (original) => ({
@@ -35,21 +36,8 @@ const required = (planId: string | null): SubscriptionRequiredBody => ({
   subscribeToken: 'subscribe-token-1',
   planId,
 });
-const SUBSCRIPTION = {
-  id: 'sub_1',
-  customer_id: 'cus_1',
-  plan_id: 'free',
-  plan_name: 'Free',
-  price: 0,
-  interval: 'month',
-  subscription_status: 'active',
-  cancel_at_period_end: false,
-  start_date: '2026-11-01T10:00:00.000Z',
-  end_date: null,
-  current_period_end: null,
-  trial_end: null,
-  limits: { caregivers: 1, labExtractionsPerMonth: 2 },
-};
+// A Free plan as it is when chosen: no billing period.
+const SUBSCRIPTION = subscription({ customer_id: 'cus_1', current_period_end: null });
 
 let calls: Call[];
 let route: (call: Call) => Answer;
