@@ -46,6 +46,7 @@ import { Route as AppCaregiverCaregiverPermissionRequestRouteImport } from './ro
 import { Route as AppCaregiverCaregiverPharmaciesRouteImport } from './routes/_app/_caregiver/caregiver/pharmacies'
 import { Route as AppCaregiverCaregiverPrescriptionsRouteImport } from './routes/_app/_caregiver/caregiver/prescriptions'
 import { Route as AppCaregiverCaregiverProfileRouteImport } from './routes/_app/_caregiver/caregiver/profile'
+import { Route as AppPatientFitbitCallbackRouteImport } from './routes/_app/_patient/fitbit.callback'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -241,6 +242,12 @@ const AppCaregiverCaregiverProfileRoute =
     path: '/caregiver/profile',
     getParentRoute: () => AppCaregiverRoute,
   } as any)
+const AppPatientFitbitCallbackRoute =
+  AppPatientFitbitCallbackRouteImport.update({
+    id: '/fitbit/callback',
+    path: '/fitbit/callback',
+    getParentRoute: () => AppPatientRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -277,6 +284,7 @@ export interface FileRoutesByFullPath {
   '/caregiver/pharmacies': typeof AppCaregiverCaregiverPharmaciesRoute
   '/caregiver/prescriptions': typeof AppCaregiverCaregiverPrescriptionsRoute
   '/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
+  '/fitbit/callback': typeof AppPatientFitbitCallbackRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -313,6 +321,7 @@ export interface FileRoutesByTo {
   '/caregiver/pharmacies': typeof AppCaregiverCaregiverPharmaciesRoute
   '/caregiver/prescriptions': typeof AppCaregiverCaregiverPrescriptionsRoute
   '/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
+  '/fitbit/callback': typeof AppPatientFitbitCallbackRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -353,6 +362,7 @@ export interface FileRoutesById {
   '/_app/_caregiver/caregiver/pharmacies': typeof AppCaregiverCaregiverPharmaciesRoute
   '/_app/_caregiver/caregiver/prescriptions': typeof AppCaregiverCaregiverPrescriptionsRoute
   '/_app/_caregiver/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
+  '/_app/_patient/fitbit/callback': typeof AppPatientFitbitCallbackRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -391,6 +401,7 @@ export interface FileRouteTypes {
     | '/caregiver/pharmacies'
     | '/caregiver/prescriptions'
     | '/caregiver/profile'
+    | '/fitbit/callback'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -427,6 +438,7 @@ export interface FileRouteTypes {
     | '/caregiver/pharmacies'
     | '/caregiver/prescriptions'
     | '/caregiver/profile'
+    | '/fitbit/callback'
   id:
     | '__root__'
     | '/'
@@ -466,6 +478,7 @@ export interface FileRouteTypes {
     | '/_app/_caregiver/caregiver/pharmacies'
     | '/_app/_caregiver/caregiver/prescriptions'
     | '/_app/_caregiver/caregiver/profile'
+    | '/_app/_patient/fitbit/callback'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -745,6 +758,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppCaregiverCaregiverProfileRouteImport
       parentRoute: typeof AppCaregiverRoute
     }
+    '/_app/_patient/fitbit/callback': {
+      id: '/_app/_patient/fitbit/callback'
+      path: '/fitbit/callback'
+      fullPath: '/fitbit/callback'
+      preLoaderRoute: typeof AppPatientFitbitCallbackRouteImport
+      parentRoute: typeof AppPatientRoute
+    }
   }
 }
 
@@ -794,6 +814,7 @@ interface AppPatientRouteChildren {
   AppPatientPrescriptionsRoute: typeof AppPatientPrescriptionsRoute
   AppPatientProfileRoute: typeof AppPatientProfileRoute
   AppPatientSubscriptionRoute: typeof AppPatientSubscriptionRoute
+  AppPatientFitbitCallbackRoute: typeof AppPatientFitbitCallbackRoute
 }
 
 const AppPatientRouteChildren: AppPatientRouteChildren = {
@@ -808,6 +829,7 @@ const AppPatientRouteChildren: AppPatientRouteChildren = {
   AppPatientPrescriptionsRoute: AppPatientPrescriptionsRoute,
   AppPatientProfileRoute: AppPatientProfileRoute,
   AppPatientSubscriptionRoute: AppPatientSubscriptionRoute,
+  AppPatientFitbitCallbackRoute: AppPatientFitbitCallbackRoute,
 }
 
 const AppPatientRouteWithChildren = AppPatientRoute._addFileChildren(

@@ -17,6 +17,8 @@ import { labReportRoutes, medicineRoutes } from './api-routes-medicines';
 import { billingRoutes } from './api-routes-billing';
 import { checkInRoutes } from './api-routes-check-in';
 import { weatherRoutes } from './api-routes-weather';
+import { medicalHistoryRoutes } from './api-routes-medical-history';
+import { fitbitRoutes } from './api-routes-fitbit';
 
 export type {
   ApiRoute,
@@ -40,6 +42,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...billingRoutes,
   ...checkInRoutes,
   ...weatherRoutes,
+  ...medicalHistoryRoutes,
+  ...fitbitRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

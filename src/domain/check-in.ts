@@ -21,6 +21,7 @@ export const CHECK_IN_MESSAGES = {
   skipped: "This day's check-in was skipped. Reset it to answer again.",
   notFound: 'Check-in not found.',
   patientOnly: 'Only the patient can answer or reset their own check-in.',
+  stepsOnly: 'A check-in changes only by answering, skipping or resetting it.',
   daysInvalid: 'days must be a whole number from 1 to 90.',
   patientInvalid: 'patient must be a patient id (a UUID).',
   chooseOne: 'Please choose one of the answers.',
@@ -370,3 +371,18 @@ export const checkInDaySchema = z
   .string({ error: CHECK_IN_MESSAGES.dayInvalid })
   // abort: the rules added to it (the server's reach of days) need a real date.
   .refine(isIsoDate, { error: CHECK_IN_MESSAGES.dayInvalid, abort: true });
+
+/**
+ * A day's check-in as the replica keeps it (synced resource `check_ins`): its id is made from the patient
+ * and the day (checkInId), so a device answering offline writes the record the server will hold.
+ */
+export type CheckInRecord = {
+  id: string;
+  patient_id: string;
+  version: number;
+  day: string;
+  status: CheckInStatus;
+  answers: CheckInEntry[];
+  created_at?: string;
+  updated_at?: string;
+};

@@ -108,3 +108,9 @@ export function startOfTodayIso(now = new Date()): string {
   start.setHours(0, 0, 0, 0);
   return start.toISOString();
 }
+
+/** The device's calendar day at `now` (YYYY-MM-DD, local time): what "today" means to the person holding it. */
+export function deviceDay(now: Date = new Date()): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

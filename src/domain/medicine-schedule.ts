@@ -8,6 +8,9 @@ import {
   type Prescription,
 } from './prescriptions';
 import { editMetaSchema } from './sync';
+import { uuidFromDigest } from './record-ids';
+
+export { uuidFromDigest };
 
 // The daily medicine schedule (SPEC section 3: medicine_name, schedule_id, is_taken, start_date, end_date,
 // times; today's medicines grouped by time and sorted). It is not stored: it follows from the active
@@ -76,15 +79,6 @@ export const scheduleQuerySchema = z.object({
 /** The text a dose mark's id is made from (see doseMarkId in the device and the server). */
 export function doseMarkName(scheduleId: string, date: string, time: string): string {
   return `kincare-dose:${scheduleId.toLowerCase()}:${date}:${time}`;
-}
-
-/** A name-based UUID (version 5 layout) from the SHA-1 digest of its name. */
-export function uuidFromDigest(digest: Uint8Array): string {
-  const bytes = Array.from(digest.slice(0, 16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** SHA-1 through Web Crypto, which the browser, the service worker and Node 20 all have. */

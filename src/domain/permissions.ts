@@ -92,6 +92,8 @@ export const RESOURCE_READ_PERMISSION = {
   /** The marks of the medicine schedule (taken, not taken) go with the prescriptions. */
   dose_marks: 'ReadPrescription',
   lab_reports: 'ReadLabReport',
+  /** The daily check-ins are the patient's own account of their health, read with their history. */
+  check_ins: 'ReadMedicalHistory',
   medical_history: 'ReadMedicalHistory',
 } as const satisfies Record<string, Permission>;
 

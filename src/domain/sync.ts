@@ -11,6 +11,8 @@ export const SYNCED_RESOURCES = [
   'prescriptions',
   'dose_marks',
   'lab_reports',
+  'check_ins',
+  'medical_history',
 ] as const;
 export type SyncedResource = (typeof SYNCED_RESOURCES)[number];
 

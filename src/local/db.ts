@@ -6,6 +6,8 @@ import type { MyPharmacy } from '../domain/pharmacies';
 import type { Prescription } from '../domain/prescriptions';
 import type { LabReport, LabReportOcrData } from '../domain/lab-reports';
 import type { DoseMark } from '../domain/medicine-schedule';
+import type { CheckInRecord } from '../domain/check-in';
+import type { MedicalHistory } from '../domain/medical-history';
 import type {
   ActivityEntry,
   ApprovedRequest,
@@ -132,6 +134,10 @@ export class KincareDb extends Dexie {
   lab_reports!: EntityTable<LabReport, 'id'>;
   /** Reports chosen without a connection, to be read once their file is uploaded (lab-report-extractions.ts). */
   labExtractions!: EntityTable<LabExtractionJob, 'report_id'>;
+  /** The daily check-ins (synced resource `check_ins`), one per patient and day. */
+  check_ins!: EntityTable<CheckInRecord, 'id'>;
+  /** The patient's medical history (synced resource `medical_history`), one record per patient. */
+  medical_history!: EntityTable<MedicalHistory, 'id'>;
   /** Plans and the subscription as last fetched (billing.ts). */
   billing!: Table<BillingCacheRow, string>;
   serverRows!: EntityTable<ServerRow, 'key'>;
@@ -165,6 +171,7 @@ export class KincareDb extends Dexie {
     });
     this.version(5).stores({ lab_reports: 'id, patient_id', labExtractions: 'report_id, state' });
     this.version(6).stores({ billing: 'key' });
+    this.version(7).stores({ check_ins: 'id, [patient_id+day]', medical_history: 'id, patient_id' });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
     this.on('versionchange', (event: IDBVersionChangeEvent) => {

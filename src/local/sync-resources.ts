@@ -28,6 +28,8 @@ export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
   prescriptions: 'medicine_name',
   dose_marks: 'label',
   lab_reports: 'report_type',
+  check_ins: 'label',
+  medical_history: 'label',
 };
 
 /**

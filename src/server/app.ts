@@ -30,6 +30,8 @@ import { uploadRoutes } from './routes/uploads';
 import { billingRoutes } from './routes/billing';
 import { checkInRoutes } from './routes/check-in';
 import { weatherRoutes } from './routes/weather';
+import { medicalHistoryRoutes } from './routes/medical-history';
+import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
 
@@ -120,6 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(billingRoutes, { prefix: '/stripe' });
       await api.register(checkInRoutes, { prefix: '/interactions' });
       await api.register(weatherRoutes, { prefix: '/weather' });
+      await api.register(medicalHistoryRoutes, { prefix: '/medical-history' });
+      await api.register(fitbitRoutes, { prefix: '/fitbit' });
     },
     { prefix: '/api' },
   );

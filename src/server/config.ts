@@ -1,5 +1,6 @@
 import { stripeConfig, stripeEnvShape, type StripeConfig } from './config-billing';
 import { weatherApiUrlSchema } from './config-weather';
+import { fitbitConfig, fitbitEnvShape, type FitbitConfig } from './config-fitbit';
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -153,6 +154,8 @@ const envSchema = z.object({
   ...stripeEnvShape,
   /** The weather service (Open-Meteo's API) the header's weather is asked from (config-weather.ts). */
   WEATHER_API_URL: weatherApiUrlSchema,
+  /** Fitbit (config-fitbit.ts): set up when FITBIT_CLIENT_ID is set. */
+  ...fitbitEnvShape,
   /** Set, uploaded files go to this bucket of an S3-compatible object store instead of DATA_DIR/files. */
   S3_BUCKET: z.preprocess(
     emptyToUndefined,
@@ -241,6 +244,8 @@ export type Config = {
   stripe: StripeConfig | undefined;
   /** Open-Meteo's address, or a compatible service's (no trailing slash). */
   weatherApiUrl: string;
+  /** Unset (no FITBIT_CLIENT_ID): the /api/fitbit routes answer 503. */
+  fitbit: FitbitConfig | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -257,13 +262,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const stripe = stripeConfig(vars);
   const dataDir = resolve(vars.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  const publicUrl = (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, '');
+  const jwtSecret = vars.JWT_SECRET ?? persistedSecret(dataDir);
   return {
     port: vars.PORT,
     host: vars.HOST,
     dataDir,
     databaseUrl: vars.DATABASE_URL,
-    publicUrl: (vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
-    jwtSecret: vars.JWT_SECRET ?? persistedSecret(dataDir),
+    publicUrl,
+    jwtSecret,
     tokenTtlSeconds: vars.TOKEN_TTL_HOURS * 3600,
     smtpUrl: vars.SMTP_URL,
     mailFrom: vars.MAIL_FROM,
@@ -298,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3,
     stripe,
     weatherApiUrl: vars.WEATHER_API_URL,
+    fitbit: fitbitConfig(vars, publicUrl, jwtSecret),
   };
 }
 

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
 import {
   VIEWPORTS,
   apiToken,
@@ -8,11 +9,13 @@ import {
   expectTapTargets,
   signInThroughUi,
   storedToken,
+  waitForServiceWorker,
 } from './support';
 
-// Home (issue 8, point 3): the next appointments and the sync state from this device, the cards later
-// features fill (each saying what to do, with a link to a screen that exists), honest "coming soon" pages
-// for the menu entries not built yet, and an 'Unauthorized Access' page with a way back.
+// Home (issue 8, point 3; issue 14, point 1): the next appointments and the sync state from this device,
+// the latest lab results with the values outside their range named High or Low (offline too), the
+// check-in and Fitbit cards, each empty card saying what to do with a link to a screen that exists, honest
+// "coming soon" pages for the menu entries not built yet, and an 'Unauthorized Access' page with a way back.
 
 const main = (page: Page) => page.getByRole('main');
 const card = (page: Page, id: string) => page.getByTestId(`home-${id}`);
@@ -49,6 +52,41 @@ async function book(
   expect(response.status(), await response.text()).toBe(201);
 }
 
+/** A lab report with its results, added through the API (as another device would), dated `daysAgo` days back. */
+async function labReport(
+  request: APIRequestContext,
+  token: string,
+  patientId: string,
+  type: string,
+  daysAgo: number,
+  results: { name: string; value: string; unit: string; flag: 'H' | 'L' | ''; reference_range: string }[],
+) {
+  const date = new Date();
+  date.setDate(date.getDate() - daysAgo);
+  const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  // The report's file: a blank one-page PDF (what Home shows comes from the reviewed results).
+  const pdf = await PDFDocument.create();
+  pdf.addPage([612, 792]);
+  const uploaded = await request.post('/api/upload-image?type=lab', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      image: { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await pdf.save()) },
+    },
+  });
+  expect(uploaded.ok(), await uploaded.text()).toBe(true);
+  const response = await request.post('/api/lab-reports', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      patient_id: patientId,
+      attachment_key: (await uploaded.json()).files[0].key as string,
+      report_type: type,
+      report_date: day,
+      report_ocr: JSON.stringify({ lab_results: results }),
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
 async function checkLayout(page: Page) {
   await expectNoHorizontalOverflow(page, main(page));
   await expectTapTargets(mainTargets(page));
@@ -76,10 +114,12 @@ for (const viewport of VIEWPORTS) {
       await expect(next).toContainText('No upcoming appointments.');
       await expect(card(page, 'sync')).toContainText('Every change is saved on the server.');
       await expect(page.getByTestId('home-sync-state')).toHaveText('Online');
+      await expect(card(page, 'results')).toContainText('No lab reports yet.');
       for (const [id, heading] of [
         ['medicines', 'Today’s medicines'],
         ['results', 'Latest results'],
         ['check-in', 'Check-in'],
+        ['fitbit', 'Fitbit'],
       ] as const) {
         await expect(card(page, id).getByRole('heading', { name: heading })).toBeVisible();
       }
@@ -90,12 +130,6 @@ for (const viewport of VIEWPORTS) {
         { id: 'appointments', link: 'Add an appointment', url: /\/appointments$/, heading: 'Appointments' },
         { id: 'medicines', link: 'Add a prescription', url: /\/prescriptions$/, heading: 'Prescriptions' },
         { id: 'results', link: 'Go to Lab Reports', url: /\/lab-report$/, heading: 'Lab Report History' },
-        {
-          id: 'check-in',
-          link: 'Go to Medical History',
-          url: /\/medical-history$/,
-          heading: 'Medical History',
-        },
       ];
       for (const { id, link, url, heading } of links) {
         await card(page, id).getByRole('link', { name: link }).click();
@@ -111,16 +145,10 @@ for (const viewport of VIEWPORTS) {
               .first(),
           ).toBeVisible();
           await page.goBack();
-        } else if (id === 'results') {
+        } else {
           await expect(main(page).getByText('No reports found.')).toBeVisible();
           await expect(main(page).getByRole('button', { name: 'Upload a report' })).toBeVisible();
           await page.goBack();
-        } else {
-          // An honest "coming soon": what it will do, that nothing is kept there yet, and the way back.
-          await expect(main(page)).toContainText('Coming soon');
-          await expect(main(page)).toContainText('What this will do');
-          await expect(main(page)).toContainText('nothing is stored here');
-          await main(page).getByRole('link', { name: 'Back to Dashboard' }).click();
         }
         await expect(page).toHaveURL(/\/dashboard$/);
       }
@@ -194,6 +222,79 @@ for (const viewport of VIEWPORTS) {
       await expect(card(page, 'sync')).toContainText('Every change is saved on the server.');
     });
 
+    test('a patient’s latest lab results on Home: a high value named in words, the report’s type and date, offline after a reload too', async ({
+      page,
+      context,
+      request,
+    }) => {
+      const { email } = await createVerifiedUser(request, 'Patient', 'Rhea Results');
+      await signInThroughUi(page, email);
+      await waitForServiceWorker(page);
+      const token = (await storedToken(page)) ?? (await apiToken(request, email));
+      const profile = await (
+        await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
+      ).json();
+      const patientId = profile.data.patient_id as string;
+      await labReport(request, token, patientId, 'Thyroid Panel', 40, [
+        { name: 'TSH', value: '2.1', unit: 'mIU/L', flag: '', reference_range: '0.4-4.0' },
+      ]);
+      await labReport(request, token, patientId, 'Lipid Panel with a rather long name that must wrap', 3, [
+        { name: 'Total Cholesterol', value: '185', unit: 'mg/dL', flag: '', reference_range: '< 200' },
+        { name: 'HDL Cholesterol', value: '52', unit: 'mg/dL', flag: '', reference_range: '>= 40' },
+        { name: 'LDL Cholesterol', value: '162', unit: 'mg/dL', flag: 'H', reference_range: '< 130' },
+      ]);
+      await page.reload(); // the app syncs on start
+
+      const results = card(page, 'results');
+      const reports = results.getByTestId('home-result-report');
+      await expect(reports).toHaveCount(2);
+      const newest = reports.first();
+      await expect(newest.getByRole('heading', { level: 3 })).toHaveText(
+        'Lipid Panel with a rather long name that must wrap',
+      );
+      await expect(newest).toContainText('Report date');
+      await expect(newest).toContainText('1 of 3 results is outside the reference range.');
+      // The value outside its range comes first, and says High in words, not by colour alone.
+      const first = newest.getByTestId('home-result').first();
+      await expect(first).toContainText('LDL Cholesterol');
+      await expect(first).toContainText('162 mg/dL');
+      await expect(first).toContainText('High');
+      await expect(first).toContainText('Reference range < 130');
+      await expect(first).toHaveAttribute('data-flag', 'H');
+      await expect(reports.nth(1).getByRole('heading', { level: 3 })).toHaveText('Thyroid Panel');
+      await expect(results.getByRole('link', { name: 'See all lab reports' })).toHaveAttribute(
+        'href',
+        '/lab-report',
+      );
+      for (const [id, heading] of [
+        ['check-in', 'Check-in'],
+        ['fitbit', 'Fitbit'],
+      ] as const) {
+        await expect(card(page, id).getByRole('heading', { name: heading })).toBeVisible();
+        // Each card's content has loaded (not its loading sentence any more).
+        await expect(card(page, id)).not.toContainText('Checking');
+      }
+      await checkLayout(page);
+
+      // Offline, after a reload: the same results, read from this device.
+      await context.setOffline(true);
+      await page.reload();
+      await expect(page.getByTestId('home-sync-state')).toHaveText('Offline');
+      await expect(reports).toHaveCount(2);
+      await expect(newest.getByTestId('home-result').first()).toContainText('High');
+      await expect(card(page, 'check-in').getByRole('heading', { name: 'Check-in' })).toBeVisible();
+      await expect(card(page, 'fitbit').getByRole('heading', { name: 'Fitbit' })).toBeVisible();
+      await expectNoHorizontalOverflow(page, main(page));
+      await expectTapTargets(mainTargets(page));
+      await expectNoAxeViolations(page);
+      await context.setOffline(false);
+
+      // The link leads to the whole history.
+      await results.getByRole('link', { name: 'See all lab reports' }).click();
+      await expect(page).toHaveURL(/\/lab-report$/);
+      await expect(page.getByRole('heading', { name: 'Lab Report History', level: 1 })).toBeVisible();
+    });
+
     test('a caregiver’s Home without a selected patient says what to do; its links lead somewhere real', async ({
       page,
       request,
@@ -216,7 +317,7 @@ for (const viewport of VIEWPORTS) {
       await expectNoAxeViolations(page);
     });
 
-    test('every menu entry not built yet is an honest "coming soon" page, and Unauthorized Access offers a way back', async ({
+    test('every menu entry leads to a real screen, and Unauthorized Access offers a way back', async ({
       page,
       request,
     }) => {
@@ -230,18 +331,10 @@ for (const viewport of VIEWPORTS) {
 
       const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
       await signInThroughUi(page, email);
-      const sections: [string, string][] = [['/medical-history', 'Medical History']];
-      for (const [path, title] of sections) {
-        await page.goto(path);
-        await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
-        await expect(main(page)).toContainText('Coming soon');
-        await expect(main(page).getByRole('listitem').first()).toBeVisible(); // what it will do
-        await expect(main(page).getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute(
-          'href',
-          '/dashboard',
-        );
-      }
-      await checkLayout(page);
+      // Medical History was the last "coming soon" entry (issue 14, point 2 built it; its own tests check it).
+      await page.goto('/medical-history');
+      await expect(page.getByRole('heading', { name: 'Medical History', level: 1 })).toBeVisible();
+      await expect(main(page)).not.toContainText('Coming soon');
 
       // A patient on a caregiver page: why, and the way back to their own home.
       await page.goto('/caregiver/dashboard');

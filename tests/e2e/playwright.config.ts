@@ -59,6 +59,11 @@ export default defineConfig({
       REDIS_KEY_PREFIX: `kincare-e2e-${process.pid}:`,
       // The weather service: tests/e2e/weather.spec.ts answers like Open-Meteo there (elsewhere nothing does).
       WEATHER_API_URL: `http://127.0.0.1:${port + 1}`,
+      // Fitbit: tests/e2e/fitbit.spec.ts answers like Fitbit's OAuth and Web API there (the app's port + 2).
+      FITBIT_CLIENT_ID: 'e2e-fitbit-client',
+      FITBIT_AUTHORIZE_URL: `http://127.0.0.1:${port + 2}/oauth2/authorize`,
+      FITBIT_TOKEN_URL: `http://127.0.0.1:${port + 2}/oauth2/token`,
+      FITBIT_API_URL: `http://127.0.0.1:${port + 2}`,
     },
   },
 });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { BETA_POLICY_NOT_ACCEPTED } from '../../src/domain/auth';
 import { CHECK_IN_MESSAGES, CRISIS_NOTE, type CheckInQuestion } from '../../src/domain/check-in';
 import { PERMISSIONS } from '../../src/domain/permissions';
-import { checkIns } from '../../src/server/db/schema';
+import { records } from '../../src/server/db/schema';
 import { dayWithinReach, daysUntil } from '../../src/server/services/check-in-days';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
@@ -51,6 +51,9 @@ type Summary = {
     phq2_score: number | null;
   }[];
 };
+
+/** The stored check-ins: synced records of resource `check_ins`. */
+const checkInRows = () => ctx.database.db.select().from(records).where(eq(records.resource, 'check_ins'));
 
 const init = (person: Person, query: Record<string, string>) =>
   as(ctx, person, { method: 'GET', url: `/api/interactions/init?${new URLSearchParams(query)}` });
@@ -147,11 +150,11 @@ describe('answers sent again and out of turn', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
     await answer('sleep', '7');
-    const [before] = await ctx.database.db.select().from(checkIns);
+    const [before] = await checkInRows();
     const late = await answer('mood', 'good'); // a device replaying its queue
     expect(late.statusCode).toBe(200);
     expect(late.json<Step>().next_question?.id).toBe('pain');
-    const [after] = await ctx.database.db.select().from(checkIns);
+    const [after] = await checkInRows();
     expect(after).toEqual(before);
     expect(await historyOf()).toEqual([
       ['mood', 'good'],
@@ -249,7 +252,7 @@ describe('days', () => {
         expect(response.json<{ message: string }>().message).toBe(CHECK_IN_MESSAGES.dayOutOfReach);
       }
     }
-    expect(await ctx.database.db.$count(checkIns)).toBe(4);
+    expect((await checkInRows()).length).toBe(4);
   });
 
   it('each day is a check-in of its own, named by its interaction id', async () => {
@@ -333,7 +336,7 @@ describe('bad input', () => {
       400,
       CHECK_IN_MESSAGES.dayInvalid,
     ]);
-    expect(await ctx.database.db.$count(checkIns)).toBe(0);
+    expect((await checkInRows()).length).toBe(0);
   });
 });
 
@@ -461,12 +464,9 @@ describe('who may read and who may answer', () => {
     const named = await respond(otherPatient, { day, interaction_id, question_id: 'mood', answer: 'bad' });
     expect(named.statusCode).toBe(404);
     expect(await historyOf(day)).toEqual([['mood', 'good']]);
-    const [row] = await ctx.database.db
-      .select()
-      .from(checkIns)
-      .where(eq(checkIns.patientId, patient.patientId ?? ''));
-    expect(row?.status).toBe('in_progress');
-    expect(await ctx.database.db.$count(checkIns)).toBe(1);
+    const [row] = (await checkInRows()).filter((stored) => stored.patientId === patient.patientId);
+    expect(row?.data.status).toBe('in_progress');
+    expect((await checkInRows()).length).toBe(1);
   });
 
   it('answering needs the beta policy accepted; reading does not; no token is 401', async () => {
@@ -482,7 +482,7 @@ describe('who may read and who may answer', () => {
       expect(response.json<{ code: string }>().code).toBe(BETA_POLICY_NOT_ACCEPTED);
     }
     expect((await init(newcomer, { day })).statusCode).toBe(200);
-    expect(await ctx.database.db.$count(checkIns)).toBe(0);
+    expect((await checkInRows()).length).toBe(0);
     const anonymous = await ctx.app.inject({ method: 'GET', url: `/api/interactions/init?day=${day}` });
     expect(anonymous.statusCode).toBe(401);
   });

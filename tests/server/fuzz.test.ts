@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestContext } from './helpers';
+import { fitbitEnv, startFakeFitbit, type FakeFitbit } from './fake-fitbit';
 import { startFakeOpenMeteo } from './fake-open-meteo';
 import type { FuzzSetup } from './fuzz/requests';
 import { describeFailures, healthProblems, prepareFuzz, runFuzz, Sessions, summarize } from './fuzz/runner';
@@ -21,17 +22,21 @@ describe('fuzz gate', () => {
   let sessions: Sessions;
   let setup: FuzzSetup;
   let weather: Awaited<ReturnType<typeof startFakeOpenMeteo>> | undefined;
+  let fitbit: FakeFitbit | undefined;
 
   beforeAll(async () => {
     // GET /api/weather asks a weather service: a local one answering like Open-Meteo.
     weather = await startFakeOpenMeteo();
-    ctx = await startTestApp({ WEATHER_API_URL: weather.url });
+    // The Fitbit routes answer 503 on a server without Fitbit: the fuzz gate runs them against a local one.
+    fitbit = await startFakeFitbit();
+    ctx = await startTestApp({ WEATHER_API_URL: weather.url, ...fitbitEnv(fitbit) });
     sessions = await Sessions.start(ctx);
     setup = await prepareFuzz(ctx, sessions);
   });
   afterAll(async () => {
     await ctx?.close();
     await weather?.close();
+    await fitbit?.stop();
   });
 
   it(`answers ${RUNS} hostile requests across every documented route with no 5xx and no hang, and stays healthy`, async () => {

@@ -1,34 +1,18 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER, migrationsBefore, removeMigrationCopies } from './migrations-before';
+
+afterAll(removeMigrationCopies);
 
 // Migration 0007 (plans and subscriptions) on a database that already has people: every patient keeps
 // signing in (the Free plan, with a customer id of Kincare's own), caregivers get nothing, and the
 // seeded plans are there. The earlier migrations run first from a copy of the folder cut at 0006.
 
-const migrations = fileURLToPath(new URL('../../src/server/db/migrations', import.meta.url));
-const folders: string[] = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
-
-/** A copy of the migrations folder whose journal stops before `tag`. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'kincare-migrations-'));
-  folders.push(folder);
-  cpSync(migrations, folder, { recursive: true });
-  const journalFile = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const cut = journal.entries.findIndex((entry) => entry.tag === tag);
-  if (cut < 0) throw new Error(`no migration ${tag}`);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
-  return folder;
-}
+const migrations = MIGRATIONS_FOLDER;
 
 describe('migration 0007_billing', () => {
   it('gives every existing patient the Free plan and seeds the plans', async () => {

@@ -17,6 +17,8 @@ const RESOURCE_NOUN: Record<SyncedResource, string> = {
   prescriptions: 'prescription',
   dose_marks: 'dose mark',
   lab_reports: 'lab report',
+  check_ins: 'check-in answer',
+  medical_history: 'medical history',
 };
 
 /** The appointment form's fields, in its order and with its labels. */
@@ -59,6 +61,8 @@ const TYPED_FIELDS: Record<SyncedResource, readonly TypedField<string>[]> = {
     { field: 'report_date', label: 'Report Date', kind: 'text' },
     { field: 'attachment_key', label: 'Report file', kind: 'file' },
   ],
+  check_ins: [], // a step is named by its label: the question and the answer given
+  medical_history: [],
 };
 
 export type TypedValue = { label: string; value: string };

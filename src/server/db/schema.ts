@@ -388,4 +388,5 @@ export const directoryPharmacies = pgTable(
 
 export * from './schema-reminders';
 export * from './schema-billing';
-export * from './schema-check-in';
+// The check-ins moved to the synced records (resource check_ins, migration 0010).
+export * from './schema-fitbit';

@@ -2,31 +2,25 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CHECK_IN_MESSAGES as MESSAGES,
-  CHECK_IN_QUESTION_IDS,
   CHECK_IN_STATUSES,
   checkInDaySchema,
   checkInQuestionSchema,
   dailySummary,
   historyOf,
-  nextQuestion,
-  validateAnswer,
 } from '../../domain/check-in';
+import { checkInStepBodySchema } from '../../domain/check-in-steps';
 import { errorBodySchema } from '../../domain/errors';
-import type { Permission } from '../../domain/permissions';
-import type { AuthUser } from '../plugins/auth';
-import { HttpError } from '../plugins/errors';
-import { notAllowed, patientForCall, requireBetaPolicyAccepted } from '../services/access';
+import { patientForCall } from '../services/access';
 import {
-  answerCheckIn,
-  checkInId,
+  CHECK_IN_READ as READ,
   checkInsBetween,
   readCheckIn,
-  resetCheckIn,
-  skipCheckIn,
-  type CheckInState,
+  runCheckInStep,
+  stepAnswerOf,
 } from '../services/check-in';
 import { dayWithinReach, daysUntil, utcDay } from '../services/check-in-days';
-import type { Queryable } from '../services/transaction';
+import { restContext } from '../services/record-mutations';
+import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
 // /api/interactions (SPEC section 7; issue 14 point 5): the daily health check-in. init reads the day's
 // conversation, respond answers its next question or skips it, reset starts it again, summary gives the
@@ -34,7 +28,6 @@ import type { Queryable } from '../services/transaction';
 // Read Medical History (a check-in is the patient's own account of their health, the closest of the
 // catalogue's records; there is no permission of its own) and never answers for them.
 
-const READ: Permission = 'ReadMedicalHistory';
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -60,30 +53,13 @@ const summaryQuerySchema = z.object({
 });
 
 /** Whose check-in and which day; the id, when sent, must be that check-in's (init answered it). */
-const checkInCall = {
+const resetBodySchema = z.object({
   day: reachableDay,
   interaction_id: z.uuid({ error: MESSAGES.notFound }).optional(),
   patient_id: z.uuid({ error: MESSAGES.patientInvalid }).optional(),
-};
-const respondBodySchema = z
-  .object({
-    ...checkInCall,
-    question_id: z.enum(CHECK_IN_QUESTION_IDS, { error: MESSAGES.questionUnknown }).optional(),
-    /** Checked against its question's rule below: the question says what an answer may be. */
-    answer: z.unknown().optional(),
-    action: z.literal('skip', { error: MESSAGES.answerOrSkip }).optional(),
-  })
-  .superRefine((body, context) => {
-    const answers = body.question_id !== undefined || body.answer !== undefined;
-    if (body.action === 'skip' ? answers : body.question_id === undefined) {
-      context.addIssue({ code: 'custom', message: MESSAGES.answerOrSkip, path: ['question_id'] });
-      return;
-    }
-    if (body.question_id === undefined) return;
-    const check = validateAnswer(body.question_id, body.answer);
-    if (!check.ok) context.addIssue({ code: 'custom', message: check.message, path: ['answer'] });
-  });
-const resetBodySchema = z.object(checkInCall);
+});
+/** A step's body; the reach of days is judged by runCheckInStep, for queued steps too. */
+const respondBodySchema = checkInStepBodySchema;
 
 const historyEntrySchema = z.object({
   question_id: z.string(),
@@ -96,6 +72,8 @@ const stepResponseSchema = z.object({
   status: z.enum(CHECK_IN_STATUSES),
   next_question: checkInQuestionSchema.nullable(),
   interaction_id: z.string(),
+  /** The day's record as the device's replica keeps it (absent while nothing of it is stored). */
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 const initResponseSchema = stepResponseSchema.extend({
   session: z.object({ day: z.string(), status: z.enum(CHECK_IN_STATUSES) }),
@@ -114,34 +92,6 @@ const summaryResponseSchema = z.object({
     }),
   ),
 });
-
-/** What respond and reset answer: where the check-in stands. */
-function stepOf(state: CheckInState) {
-  return {
-    completed: state.status === 'completed',
-    status: state.status,
-    // A skipped check-in asks nothing more until it is reset.
-    next_question: state.status === 'in_progress' ? nextQuestion(state.answers) : null,
-    interaction_id: state.id,
-  };
-}
-
-/**
- * The patient whose check-in a write changes: only the patient themself (a caregiver may not answer
- * for them, whatever they were granted), with the beta policy accepted.
- */
-async function answeringPatient(db: Queryable, auth: AuthUser, named: string | undefined): Promise<string> {
-  if (!auth.patientId) throw new HttpError(403, MESSAGES.patientOnly);
-  if (named !== undefined && named.toLowerCase() !== auth.patientId.toLowerCase()) throw notAllowed();
-  await requireBetaPolicyAccepted(db, auth.userId);
-  return auth.patientId;
-}
-
-/** 404 when the id sent is not this day's check-in of this patient (another's is not revealed). */
-async function requireSameCheckIn(patientId: string, day: string, interactionId: string | undefined) {
-  if (interactionId !== undefined && interactionId.toLowerCase() !== (await checkInId(patientId, day)))
-    throw new HttpError(404, MESSAGES.notFound);
-}
 
 export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preHandler', app.authenticate);
@@ -162,7 +112,7 @@ export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         session: { day: state.day, status: state.status },
         history: historyOf(state.answers),
-        ...stepOf(state),
+        ...stepAnswerOf(state, undefined),
       };
     },
   );
@@ -172,34 +122,31 @@ export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['check-in'],
+        headers: mutationHeadersSchema,
         body: respondBodySchema,
         response: { 200: stepResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const { day, interaction_id, patient_id, question_id, answer, action } = request.body;
-      const patientId = await answeringPatient(app.db, request.auth, patient_id);
-      await requireSameCheckIn(patientId, day, interaction_id);
-      if (action === 'skip') return stepOf(await skipCheckIn(app.db, patientId, day));
-      // The body's rule has refused these already; checking again gives the answer in its stored form.
-      if (question_id === undefined) throw new HttpError(400, MESSAGES.answerOrSkip);
-      const checked = validateAnswer(question_id, answer);
-      if (!checked.ok) throw new HttpError(400, checked.message);
-      return stepOf(await answerCheckIn(app.db, patientId, day, question_id, checked.answer));
-    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, (tx) =>
+        runCheckInStep(restContext(tx, request.auth), undefined, request.body),
+      ),
   );
 
   app.post(
     '/reset',
     {
-      schema: { tags: ['check-in'], body: resetBodySchema, response: { 200: stepResponseSchema, ...errors } },
+      schema: {
+        tags: ['check-in'],
+        headers: mutationHeadersSchema,
+        body: resetBodySchema,
+        response: { 200: stepResponseSchema, ...errors },
+      },
     },
-    async (request) => {
-      const { day, interaction_id, patient_id } = request.body;
-      const patientId = await answeringPatient(app.db, request.auth, patient_id);
-      await requireSameCheckIn(patientId, day, interaction_id);
-      return stepOf(await resetCheckIn(app.db, patientId, day));
-    },
+    async (request, reply) =>
+      sendIdempotent(request, reply, (tx) =>
+        runCheckInStep(restContext(tx, request.auth), undefined, { ...request.body, action: 'reset' }),
+      ),
   );
 
   app.get(

@@ -1,126 +1,45 @@
-import { and, asc, between, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { CHECK_IN_MESSAGES as MESSAGES, type CheckInEntry, type CheckInStatus } from '../../domain/check-in';
 import {
-  CHECK_IN_MESSAGES,
-  isComplete,
-  nextQuestion,
-  sameAnswer,
-  type CheckInAnswer,
-  type CheckInEntry,
-  type CheckInQuestionId,
-  type CheckInStatus,
-} from '../../domain/check-in';
-import { uuidFromDigest } from '../../domain/medicine-schedule';
-import type { Database } from '../db/client';
-import { checkIns } from '../db/schema';
+  applyCheckInStep,
+  checkInId,
+  questionToAsk,
+  stepOfBody,
+  type CheckInState,
+  type CheckInStepBody,
+} from '../../domain/check-in-steps';
+import type { Permission } from '../../domain/permissions';
+import { records } from '../db/schema';
 import { HttpError } from '../plugins/errors';
-import type { Queryable, Transaction } from './transaction';
+import { notAllowed } from './access';
+import { dayWithinReach } from './check-in-days';
+import { answerAbout, type MutationContext } from './record-mutations';
+import { createRecord, findRecord, takeVersionLock, toWire, updateRecord, type RecordRow } from './records';
+import type { StoredAnswer } from './idempotency';
+import type { Queryable } from './transaction';
 
-// The check-in of one patient and day: read, answered one question at a time, skipped and reset. Every
-// change runs in a transaction holding the day's row, so two devices answering at once are put in order
-// and the rules of applyAnswer see the answers as they are.
+// The check-in of one patient and day, kept as a synced record (resource `check_ins`, one per patient and
+// day, its id made from both) so a device holds its patient's check-ins in its replica and answers offline.
+// Every step (an answer, a skip, a reset) is applied by the rules of domain/check-in-steps.ts to what the
+// server holds, under the version lock: two devices answering at once are put in order, and a step that no
+// longer fits (another device answered differently meanwhile) is refused with the reason.
 
-export type CheckInState = {
-  id: string;
-  day: string;
-  status: CheckInStatus;
-  answers: CheckInEntry[];
-};
+const RESOURCE = 'check_ins';
+/** The permission a check-in is read with (there is none of its own; see routes/check-in.ts). */
+export const CHECK_IN_READ: Permission = 'ReadMedicalHistory';
 
-/** The check-in's id, made from the patient and the day, so it is known before its first answer is stored. */
-export async function checkInId(patientId: string, day: string): Promise<string> {
-  const name = new TextEncoder().encode(`kincare-check-in:${patientId.toLowerCase()}:${day}`);
-  return uuidFromDigest(new Uint8Array(await crypto.subtle.digest('SHA-1', name)));
-}
-
-const stateColumns = {
-  id: checkIns.id,
-  day: checkIns.day,
-  status: checkIns.status,
-  answers: checkIns.answers,
-};
+const stateOf = (id: string, day: string, data: Record<string, unknown> | undefined): CheckInState => ({
+  id,
+  day,
+  status: (data?.status as CheckInStatus | undefined) ?? 'in_progress',
+  answers: (data?.answers as CheckInEntry[] | undefined) ?? [],
+});
 
 /** The day's check-in; a fresh one when nothing of it is stored yet. */
 export async function readCheckIn(db: Queryable, patientId: string, day: string): Promise<CheckInState> {
-  const [row] = await db
-    .select(stateColumns)
-    .from(checkIns)
-    .where(and(eq(checkIns.patientId, patientId), eq(checkIns.day, day)))
-    .limit(1);
-  return row ?? { id: await checkInId(patientId, day), day, status: 'in_progress', answers: [] };
-}
-
-/** The day's row, made if needed, held until the transaction ends. */
-async function lockCheckIn(tx: Transaction, patientId: string, day: string): Promise<CheckInState> {
   const id = await checkInId(patientId, day);
-  await tx.insert(checkIns).values({ id, patientId, day }).onConflictDoNothing();
-  const [row] = await tx.select(stateColumns).from(checkIns).where(eq(checkIns.id, id)).for('update');
-  if (!row) throw new Error('the check-in row was not written');
-  return row;
-}
-
-async function store(tx: Transaction, state: CheckInState): Promise<CheckInState> {
-  await tx
-    .update(checkIns)
-    .set({ answers: state.answers, status: state.status, updatedAt: new Date() })
-    .where(eq(checkIns.id, state.id));
-  return state;
-}
-
-/**
- * What an answer does to a check-in: nothing when the same answer was already given (a device sending a
- * queued answer again), the check-in moved on when it answers the next question, and otherwise a 409
- * that says why.
- */
-export function applyAnswer(
-  state: CheckInState,
-  questionId: CheckInQuestionId,
-  answer: CheckInAnswer,
-): CheckInState | 'unchanged' {
-  const given = state.answers.find((entry) => entry.question_id === questionId);
-  if (given) {
-    if (sameAnswer(given.answer, answer)) return 'unchanged';
-    throw new HttpError(409, CHECK_IN_MESSAGES.answeredDifferently);
-  }
-  if (state.status === 'skipped') throw new HttpError(409, CHECK_IN_MESSAGES.skipped);
-  const next = nextQuestion(state.answers);
-  if (!next) throw new HttpError(409, CHECK_IN_MESSAGES.alreadyComplete);
-  if (next.id !== questionId) throw new HttpError(409, CHECK_IN_MESSAGES.notNextQuestion(next.prompt));
-  const answers = [...state.answers, { question_id: questionId, answer }];
-  return { ...state, answers, status: isComplete(answers) ? 'completed' : 'in_progress' };
-}
-
-/** Answers the day's next question (`answer` already checked against the question's rule). */
-export function answerCheckIn(
-  db: Database,
-  patientId: string,
-  day: string,
-  questionId: CheckInQuestionId,
-  answer: CheckInAnswer,
-): Promise<CheckInState> {
-  return db.transaction(async (tx) => {
-    const state = await lockCheckIn(tx, patientId, day);
-    const changed = applyAnswer(state, questionId, answer);
-    return changed === 'unchanged' ? state : store(tx, changed);
-  });
-}
-
-/** Closes the day's check-in unanswered; a completed one stays completed. */
-export function skipCheckIn(db: Database, patientId: string, day: string): Promise<CheckInState> {
-  return db.transaction(async (tx) => {
-    const state = await lockCheckIn(tx, patientId, day);
-    if (state.status !== 'in_progress') return state;
-    return store(tx, { ...state, status: 'skipped' });
-  });
-}
-
-/** Clears the day's answers so the check-in starts again. */
-export async function resetCheckIn(db: Database, patientId: string, day: string): Promise<CheckInState> {
-  const id = await checkInId(patientId, day);
-  await db
-    .update(checkIns)
-    .set({ answers: [], status: 'in_progress', updatedAt: new Date() })
-    .where(eq(checkIns.id, id));
-  return { id, day, status: 'in_progress', answers: [] };
+  const row = await findRecord(db, RESOURCE, id);
+  return stateOf(id, day, row && !row.deletedAt && row.patientId === patientId ? row.data : undefined);
 }
 
 /** The patient's check-ins from `from` to `until` (YYYY-MM-DD, both included), by day. */
@@ -130,10 +49,106 @@ export async function checkInsBetween(
   from: string,
   until: string,
 ): Promise<Map<string, CheckInState>> {
+  const day = sql<string>`${records.data}->>'day'`;
   const rows = await db
-    .select(stateColumns)
-    .from(checkIns)
-    .where(and(eq(checkIns.patientId, patientId), between(checkIns.day, from, until)))
-    .orderBy(asc(checkIns.day));
-  return new Map(rows.map((row) => [row.day, row]));
+    .select({ id: records.id, day, data: records.data })
+    .from(records)
+    .where(
+      and(
+        eq(records.resource, RESOURCE),
+        eq(records.patientId, patientId),
+        isNull(records.deletedAt),
+        sql`${day} between ${from} and ${until}`,
+      ),
+    )
+    .orderBy(asc(day));
+  return new Map(rows.map((row) => [row.day, stateOf(row.id, row.day, row.data)]));
+}
+
+/** What respond and reset answer: where the check-in stands, and the record for the device's replica. */
+export function stepAnswerOf(state: CheckInState, row: RecordRow | undefined) {
+  return {
+    completed: state.status === 'completed',
+    status: state.status,
+    next_question: questionToAsk(state),
+    interaction_id: state.id,
+    ...(row ? { data: toWire(row) } : {}),
+  };
+}
+
+/**
+ * The patient whose check-in a step changes: only the patient themself (a caregiver may not answer for
+ * them, whatever they were granted), with the beta policy accepted.
+ */
+async function answeringPatient(context: MutationContext, named: string | undefined): Promise<string> {
+  const { auth } = context;
+  if (!auth.patientId) throw new HttpError(403, MESSAGES.patientOnly);
+  if (named !== undefined && named.toLowerCase() !== auth.patientId.toLowerCase()) throw notAllowed();
+  await context.access.requireBetaPolicy(context.tx);
+  return auth.patientId;
+}
+
+/** 404 when an id sent is not this day's check-in of this patient (another's is not revealed). */
+function requireSameCheckIn(id: string, ...sent: (string | undefined)[]): void {
+  if (sent.some((value) => value !== undefined && value.toLowerCase() !== id))
+    throw new HttpError(404, MESSAGES.notFound);
+}
+
+/**
+ * Applies one step of the day's check-in, by REST (respond, reset) or from a device's queue (a create of
+ * the `check_ins` record). `recordId` is the id a queued change names; REST calls name the check-in by
+ * patient and day (and, optionally, the id init answered).
+ */
+export async function runCheckInStep(
+  context: MutationContext,
+  recordId: string | undefined,
+  body: CheckInStepBody,
+): Promise<StoredAnswer> {
+  if (!dayWithinReach(body.day)) throw new HttpError(400, MESSAGES.dayOutOfReach);
+  const patientId = await answeringPatient(context, body.patient_id);
+  const id = await checkInId(patientId, body.day);
+  requireSameCheckIn(id, recordId, body.id, body.interaction_id);
+  const step = stepOfBody(body);
+  if ('error' in step) throw new HttpError(400, step.error);
+  const { tx, auth } = context;
+  // With the version lock taken before the read, a second device's step waits for the first and sees it.
+  if (!context.writeOptions.versionLockHeld) await takeVersionLock(tx);
+  const writeOptions = { ...context.writeOptions, versionLockHeld: true };
+  const existing = await findRecord(tx, RESOURCE, id);
+  const live = existing && !existing.deletedAt ? existing : undefined;
+  const outcome = applyCheckInStep(stateOf(id, body.day, live?.data), step);
+  if (!outcome.ok) throw new HttpError(409, outcome.message);
+  const { state } = outcome;
+  const fields = { day: state.day, status: state.status, answers: state.answers };
+  let row = live;
+  if (outcome.changed || !live) {
+    row = live
+      ? (
+          await updateRecord(
+            tx,
+            live,
+            // The base is the version just read: the rules above saw it, so there is nothing to merge.
+            { patch: fields, baseVersion: live.version, deletedMessage: MESSAGES.notFound },
+            writeOptions,
+          )
+        ).row
+      : await createRecord(
+          tx,
+          {
+            resource: RESOURCE,
+            id,
+            patientId,
+            createdBy: auth.userId,
+            fields,
+            changedAt: body.changed_at,
+            existsMessage: MESSAGES.notFound,
+          },
+          writeOptions,
+        );
+  }
+  return answerAbout(
+    context,
+    { patientId, permission: CHECK_IN_READ },
+    { statusCode: 200, body: stepAnswerOf(state, row) },
+  );
 }

@@ -5,7 +5,12 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 // for another (a password-reset code hash), and the JWT key itself never signs anything else.
 
 export type SigningPurpose =
-  'file-links' | 'password-reset-codes' | 'care-invites' | 'subscribe-tokens' | 'test-billing-webhooks';
+  | 'file-links'
+  | 'password-reset-codes'
+  | 'care-invites'
+  | 'subscribe-tokens'
+  | 'test-billing-webhooks'
+  | 'fitbit-tokens';
 
 export function deriveKey(secret: string, purpose: SigningPurpose): Buffer {
   return createHmac('sha256', secret).update(`kincare:${purpose}`).digest();

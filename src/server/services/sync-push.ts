@@ -37,7 +37,8 @@ const isRefusal = (error: unknown): error is HttpError =>
 /** Thrown out of the first attempt's transaction (rolling it back) when an item did not succeed. */
 class ItemDidNotSucceed extends Error {}
 
-type Item = { key: string; op: PushChange['op']; mutation: PreparedMutation };
+/** A pushed change made ready; `record` names the record it changes (resource and id). */
+type Item = { key: string; op: PushChange['op']; record: string; mutation: PreparedMutation };
 
 export async function applyPushedChanges(
   db: Database,
@@ -63,6 +64,7 @@ async function applyItems(
   const items: Item[] = changes.map((change) => ({
     key: change.idempotency_key,
     op: change.op,
+    record: `${change.resource}:${change.id.toLowerCase()}`,
     mutation: SYNCED_MUTATIONS[change.resource][change.op](change),
   }));
   try {
@@ -179,11 +181,15 @@ async function applyBatch(
 function createsToRun(items: readonly Item[], index: number, ledger: IdempotencyLedger): Item[] {
   const run: Item[] = [];
   const keys = new Set<string>();
+  // Two changes of one record (a dose marked twice, a check-in's answers in turn) never run together:
+  // each must see what the one before it wrote, as when they are applied one by one.
+  const changed = new Set<string>();
   for (const item of items.slice(index)) {
-    const { key, op, mutation } = item;
-    if (op !== 'create' || !mutation.valid || keys.has(key)) break;
+    const { key, op, record, mutation } = item;
+    if (op !== 'create' || !mutation.valid || keys.has(key) || changed.has(record)) break;
     if (ledger.decide(key, mutation.fingerprint).kind !== 'run') break;
     keys.add(key);
+    changed.add(record);
     run.push(item);
   }
   return run;

@@ -1,8 +1,10 @@
 import type { SyncedResource } from '../../domain/sync';
 import { appointmentMutations } from './appointment-mutations';
+import { checkInMutations } from './check-in-mutations';
 import { doctorMutations } from './doctor-mutations';
 import { doseMarkMutations } from './dose-mark-mutations';
 import { labReportMutations } from './lab-report-mutations';
+import { medicalHistoryMutations } from './medical-history-mutations';
 import { pharmacyMutations } from './pharmacy-mutations';
 import { prescriptionMutations } from './prescription-mutations';
 import type { ResourceMutations } from './record-mutations';
@@ -17,4 +19,6 @@ export const SYNCED_MUTATIONS: Record<SyncedResource, ResourceMutations> = {
   prescriptions: prescriptionMutations,
   dose_marks: doseMarkMutations,
   lab_reports: labReportMutations,
+  check_ins: checkInMutations,
+  medical_history: medicalHistoryMutations,
 };

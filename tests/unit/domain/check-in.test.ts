@@ -18,6 +18,15 @@ import {
   type CheckInEntry,
   type CheckInQuestionId,
 } from '../../../src/domain/check-in';
+import {
+  applyCheckInStep,
+  checkInId,
+  checkInStepBodySchema,
+  questionToAsk,
+  stepOfBody,
+  type CheckInState,
+  type CheckInStep,
+} from '../../../src/domain/check-in-steps';
 
 // The daily check-in's rules: the catalogue, which question comes next after which answers (every
 // branch: pain, symptoms, the PHQ-2 screen), what an answer may be (with the message a person sees),
@@ -281,5 +290,82 @@ describe('the conversation and the charts', () => {
       expect(result.success, String(bad)).toBe(false);
       expect(result.error?.issues[0]?.message).toBe(CHECK_IN_MESSAGES.dayInvalid);
     }
+  });
+});
+
+describe('steps (the rules the device and the server both apply)', () => {
+  const fresh: CheckInState = { id: 'day-id', day: '2026-11-24', status: 'in_progress', answers: [] };
+  const answerStep = (question_id: CheckInQuestionId, answer: CheckInAnswer): CheckInStep => ({
+    action: 'answer',
+    question_id,
+    answer,
+  });
+  const after = (...steps: CheckInStep[]) =>
+    steps.reduce<CheckInState>((state, step) => {
+      const outcome = applyCheckInStep(state, step);
+      if (!outcome.ok) throw new Error(outcome.message);
+      return outcome.state;
+    }, fresh);
+
+  it('takes the next question only; the same answer again changes nothing; another answer is refused', () => {
+    const moodGood = after(answerStep('mood', 'good'));
+    expect(moodGood.answers).toEqual([{ question_id: 'mood', answer: 'good' }]);
+    expect(applyCheckInStep(moodGood, answerStep('mood', 'good'))).toEqual({
+      ok: true,
+      state: moodGood,
+      changed: false,
+    });
+    expect(applyCheckInStep(moodGood, answerStep('mood', 'bad'))).toEqual({
+      ok: false,
+      message: CHECK_IN_MESSAGES.answeredDifferently,
+    });
+    expect(applyCheckInStep(moodGood, answerStep('pain', 3))).toEqual({
+      ok: false,
+      message: CHECK_IN_MESSAGES.notNextQuestion('About how many hours did you sleep last night?'),
+    });
+  });
+
+  it('completes after the last question; a complete check-in takes no more answers and stays complete on skip', () => {
+    const done = after(...walk(calm).answers.map((entry) => answerStep(entry.question_id, entry.answer)));
+    expect(done.status).toBe('completed');
+    expect(questionToAsk(done)).toBeNull();
+    expect(applyCheckInStep(done, { action: 'skip' })).toMatchObject({ ok: true, changed: false });
+    expect(applyCheckInStep(done, answerStep('phq2_follow_up', 'yes'))).toEqual({
+      ok: false,
+      message: CHECK_IN_MESSAGES.alreadyComplete,
+    });
+  });
+
+  it('a skip closes the day until a reset, which starts it again from the first question', () => {
+    const skipped = after(answerStep('mood', 'okay'), { action: 'skip' });
+    expect(skipped.status).toBe('skipped');
+    expect(questionToAsk(skipped)).toBeNull();
+    expect(applyCheckInStep(skipped, answerStep('sleep', '6'))).toEqual({
+      ok: false,
+      message: CHECK_IN_MESSAGES.skipped,
+    });
+    const again = after(answerStep('mood', 'okay'), { action: 'skip' }, { action: 'reset' });
+    expect(again).toMatchObject({ status: 'in_progress', answers: [] });
+    expect(questionToAsk(again)?.id).toBe('mood');
+    expect(applyCheckInStep(fresh, { action: 'reset' })).toMatchObject({ ok: true, changed: false });
+  });
+
+  it('names a day by patient and day, the same on every device, whatever the case of the patient id', async () => {
+    const patient = '7d1f1c1e-0000-4000-8000-000000000001';
+    const id = await checkInId(patient, '2026-11-24');
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(await checkInId(patient.toUpperCase(), '2026-11-24')).toBe(id);
+    expect(await checkInId(patient, '2026-11-25')).not.toBe(id);
+  });
+
+  it('reads a body as its step, the answer in its stored form', () => {
+    const body = (fields: Record<string, unknown>) =>
+      stepOfBody(checkInStepBodySchema.parse({ day: '2026-11-24', ...fields }));
+    expect(body({ action: 'skip' })).toEqual({ action: 'skip' });
+    expect(body({ question_id: 'symptoms', answer: ['fever', 'cough'] })).toEqual(
+      answerStep('symptoms', ['cough', 'fever']),
+    );
+    expect(checkInStepBodySchema.safeParse({ day: '2026-11-24' }).success).toBe(false);
+    expect(checkInStepBodySchema.safeParse({ day: '2026-11-24', action: 'finish' }).success).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { CalendarClock, FlaskConical, HeartPulse, Pill, RefreshCw } from 'lucide-react';
-import type { LucideIcon } from 'lucide-react';
+import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
 import { formatDateTime, relativeTime } from '../../../domain/clock';
 import type { Permission } from '../../../domain/permissions';
 import { syncNow } from '../../../local/sync-trigger';
@@ -11,64 +10,18 @@ import { useCaregiverPermissions } from '../../shell/use-caregiver-permissions';
 import { useOnline } from '../../shell/use-online';
 import { useSelectedPatientId } from '../../shell/use-selected-patient';
 import { useProfile, useSession } from '../../shell/use-session';
+import { CAREGIVER_PATHS, HomeCard, linkClass, PATIENT_PATHS, SectionLink, type Paths } from './home-card';
+import { CheckInCard, FitbitCard, ResultsCard } from './home-feature-cards';
 import { useNextAppointments } from './use-next-appointments';
 import { useSyncFacts, type SyncFacts } from './use-sync-facts';
 
 // Home (/dashboard and /caregiver/dashboard): what comes next, read from this device's tables (so it
-// opens offline), and whether this device's changes reached the server. The medicines, results and
-// check-in cards are filled by the features that bring them; until then each says what to do and links
-// to a screen that exists.
+// opens offline), and whether this device's changes reached the server. Today's medicines, the latest lab
+// results, the check-in and the Fitbit summary are brought by their features, each in a chunk loaded
+// after the first paint (home-feature-cards.tsx); a caregiver sees a card's content only with the
+// permission for its section.
 
 const NEXT_APPOINTMENTS = 3;
-
-const linkClass =
-  'inline-flex min-h-11 items-center font-semibold text-primary-strong underline focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
-
-function HomeCard({
-  id,
-  title,
-  icon: Icon,
-  children,
-}: {
-  id: string;
-  title: string;
-  icon: LucideIcon;
-  children: ReactNode;
-}) {
-  return (
-    <section
-      aria-labelledby={`${id}-heading`}
-      data-testid={`home-${id}`}
-      className="flex flex-col rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border sm:p-5"
-    >
-      <h2 id={`${id}-heading`} className="mb-2 flex items-center gap-2 text-heading text-text">
-        <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
-type Paths = {
-  appointments: '/appointments' | '/caregiver/appointments';
-  prescriptions: '/prescriptions' | '/caregiver/prescriptions';
-  labReport: '/lab-report' | '/caregiver/lab-report';
-  medicalHistory: '/medical-history' | '/caregiver/medical-history';
-};
-
-const PATIENT_PATHS: Paths = {
-  appointments: '/appointments',
-  prescriptions: '/prescriptions',
-  labReport: '/lab-report',
-  medicalHistory: '/medical-history',
-};
-const CAREGIVER_PATHS: Paths = {
-  appointments: '/caregiver/appointments',
-  prescriptions: '/caregiver/prescriptions',
-  labReport: '/caregiver/lab-report',
-  medicalHistory: '/caregiver/medical-history',
-};
 
 export function DashboardPage() {
   const profile = useProfile();
@@ -122,26 +75,14 @@ export function DashboardPage() {
           caregiver={caregiver}
         />
         <SyncCard />
-        <HomeCard id="results" title="Latest results" icon={FlaskConical}>
-          <p className="text-muted">
-            {caregiver
-              ? 'The newest lab results will show here once the patient’s lab reports are in Kincare.'
-              : 'Your newest lab results will show here once you keep your lab reports in Kincare.'}
-          </p>
-          <SectionLink allowed={may('ReadLabReport')} to={paths.labReport}>
-            Go to Lab Reports
-          </SectionLink>
-        </HomeCard>
-        <HomeCard id="check-in" title="Check-in" icon={HeartPulse}>
-          <p className="text-muted">
-            {caregiver
-              ? 'The patient’s daily health check-ins will show here, kept with their medical history.'
-              : 'A short daily check-in on how you feel will start here, and its notes will be kept with your medical history.'}
-          </p>
-          <SectionLink allowed={may('ReadMedicalHistory')} to={paths.medicalHistory}>
-            Go to Medical History
-          </SectionLink>
-        </HomeCard>
+        <ResultsCard
+          patientId={patientId}
+          caregiver={caregiver}
+          allowed={may('ReadLabReport')}
+          path={paths.labReport}
+        />
+        <CheckInCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
+        <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
       </div>
     </>
   );
@@ -191,27 +132,6 @@ function MedicinesCard({
         </>
       )}
     </HomeCard>
-  );
-}
-
-function SectionLink({
-  allowed,
-  to,
-  children,
-}: {
-  allowed: boolean;
-  to: Paths[keyof Paths];
-  children: ReactNode;
-}) {
-  if (!allowed) {
-    return (
-      <p className="mt-2 text-small text-muted">The patient has not given you access to this section.</p>
-    );
-  }
-  return (
-    <Link to={to} className={`${linkClass} mt-auto`}>
-      {children}
-    </Link>
   );
 }
 

@@ -1,6 +1,31 @@
+import { lazy, Suspense } from 'react';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoonPage } from '../../../../features/coming-soon/coming-soon-page';
+import { MedicalHistoryPage } from '../../../../features/medical-history/medical-history-page';
+import { useSelectedPatientId } from '../../../../shell/use-selected-patient';
+
+// The route needs ReadMedicalHistory (the caregiver route table, guarded by _caregiver.tsx); no caregiver
+// permission lets anyone but the patient change the history, so it is read-only here.
+const CheckInHistorySection = lazy(() =>
+  import('../../../../features/check-in/check-in-history-section').then((module) => ({
+    default: module.CheckInHistorySection,
+  })),
+);
 
 export const Route = createFileRoute('/_app/_caregiver/caregiver/medical-history')({
-  component: () => <ComingSoonPage section="medical-history" />,
+  component: function CaregiverMedicalHistory() {
+    const patientId = useSelectedPatientId();
+    return (
+      <MedicalHistoryPage
+        patientId={patientId}
+        editable={false}
+        after={
+          patientId ? (
+            <Suspense fallback={null}>
+              <CheckInHistorySection patientId={patientId} />
+            </Suspense>
+          ) : null
+        }
+      />
+    );
+  },
 });

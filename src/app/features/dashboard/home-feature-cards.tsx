@@ -1,0 +1,100 @@
+import { lazy, Suspense } from 'react';
+import { Activity, FlaskConical, HeartPulse } from 'lucide-react';
+import { HomeCard, NO_ACCESS_TEXT, type Paths } from './home-card';
+
+// Home's cards whose content other features bring: the latest lab results, today's check-in and the
+// Fitbit summary. Each content is a chunk loaded after the first paint (through load-home-cards.ts, see
+// there why), so Home's first load carries only these shells (tests/build/budget.mjs). Until a chunk is
+// there the card says what it is doing; a caregiver without the section's permission gets no content
+// at all, only why.
+
+const homeCards = () => import('./load-home-cards');
+const LatestResults = lazy(() =>
+  homeCards()
+    .then((loader) => loader.loadLatestResults())
+    .then((module) => ({ default: module.LatestResults })),
+);
+const CheckInHomeCard = lazy(() =>
+  homeCards()
+    .then((loader) => loader.loadCheckInHomeCard())
+    .then((module) => ({ default: module.CheckInHomeCard })),
+);
+const FitbitHomeCard = lazy(() =>
+  homeCards()
+    .then((loader) => loader.loadFitbitHomeCard())
+    .then((module) => ({ default: module.FitbitHomeCard })),
+);
+
+type CardProps = {
+  /** The patient whose card this is: the signed-in patient, or the caregiver's selected patient. */
+  patientId: string | null;
+  caregiver: boolean;
+  /** Whether the card may show the patient's data (always for the patient themself). */
+  allowed: boolean;
+};
+
+/** What a card says when there is nothing it may show: no patient (yet), or no permission. */
+function Unavailable({ patientId, caregiver, allowed, what }: CardProps & { what: string }) {
+  if (!patientId)
+    return (
+      <p className="text-muted">
+        {caregiver ? `Select a patient to see their ${what}.` : 'Checking your health data...'}
+      </p>
+    );
+  if (!allowed) return <p className="text-muted">{NO_ACCESS_TEXT}</p>;
+  return null;
+}
+
+const loading = (text: string) => <p className="text-muted">{text}</p>;
+
+export function ResultsCard({
+  patientId,
+  caregiver,
+  allowed,
+  path,
+}: CardProps & { path: Paths['labReport'] }) {
+  return (
+    <HomeCard id="results" title="Latest results" icon={FlaskConical}>
+      {patientId && allowed ? (
+        <Suspense fallback={loading('Checking the latest lab results...')}>
+          <LatestResults patientId={patientId} caregiver={caregiver} path={path} />
+        </Suspense>
+      ) : (
+        <Unavailable
+          patientId={patientId}
+          caregiver={caregiver}
+          allowed={allowed}
+          what="newest lab results"
+        />
+      )}
+    </HomeCard>
+  );
+}
+
+export function CheckInCard({ patientId, caregiver, allowed }: CardProps) {
+  return (
+    <HomeCard id="check-in" title="Check-in" icon={HeartPulse}>
+      {patientId && allowed ? (
+        <Suspense fallback={loading('Checking today’s check-in...')}>
+          <CheckInHomeCard patientId={patientId} />
+        </Suspense>
+      ) : (
+        <Unavailable patientId={patientId} caregiver={caregiver} allowed={allowed} what="daily check-ins" />
+      )}
+    </HomeCard>
+  );
+}
+
+export function FitbitCard({ patientId, caregiver, allowed }: CardProps) {
+  return (
+    <HomeCard id="fitbit" title="Fitbit" icon={Activity}>
+      {patientId && allowed ? (
+        <Suspense fallback={loading('Checking the Fitbit summary...')}>
+          <FitbitHomeCard patientId={patientId} />
+        </Suspense>
+      ) : (
+        <Unavailable patientId={patientId} caregiver={caregiver} allowed={allowed} what="Fitbit summary" />
+      )}
+    </HomeCard>
+  );
+}
