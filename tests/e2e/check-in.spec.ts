@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   signInThroughUi,
   syncNow,
   VIEWPORTS,
@@ -126,26 +127,9 @@ test('a caregiver with Read Medical History sees the patient’s check-in, with 
   });
   expect(answered.ok(), await answered.text()).toBe(true);
 
-  const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cora Carer');
-  const caregiverToken = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, caregiverToken);
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patientToken),
-    data: {
-      caregiver_email: caregiver.email,
-      is_family: true,
-      relationship: 'Daughter',
-      permissions: ['ReadMedicalHistory'],
-    },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-  const [invitation] = (await received.json()).data as { request_id: string }[];
-  const approved = await request.post('/api/request/approve', {
-    headers: bearer(caregiverToken),
-    data: { request_id: invitation?.request_id },
-  });
-  expect(approved.ok(), await approved.text()).toBe(true);
+  const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Carer', [
+    'ReadMedicalHistory',
+  ]);
 
   await page.setViewportSize(VIEWPORTS[0]);
   await signInThroughUi(page, caregiver.email);

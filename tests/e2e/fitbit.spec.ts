@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   signInThroughUi,
   VIEWPORTS,
   waitForServiceWorker,
@@ -141,26 +142,13 @@ test('a caregiver with Read Medical History sees the patient’s Fitbit charts, 
   });
   expect(connected.ok(), await connected.text()).toBe(true);
 
-  const caregiver = await createVerifiedUser(request, 'Caregiver', 'Carl Carer');
-  const caregiverToken = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, caregiverToken);
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patientToken),
-    data: {
-      caregiver_email: caregiver.email,
-      is_family: true,
-      relationship: 'Son',
-      permissions: ['ReadMedicalHistory'],
-    },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-  const [invitation] = (await received.json()).data as { request_id: string }[];
-  const accepted = await request.post('/api/request/approve', {
-    headers: bearer(caregiverToken),
-    data: { request_id: invitation?.request_id },
-  });
-  expect(accepted.ok(), await accepted.text()).toBe(true);
+  const caregiver = await linkCaregiverThroughApi(
+    request,
+    patientToken,
+    'Carl Carer',
+    ['ReadMedicalHistory'],
+    'Son',
+  );
 
   await page.setViewportSize(VIEWPORTS[0]);
   await signInThroughUi(page, caregiver.email);

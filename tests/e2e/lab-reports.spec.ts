@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   menuEntry,
   signInThroughUi,
   storedToken,
@@ -400,26 +401,7 @@ test.describe('at 1280x800', () => {
       glucose: '90',
       flag: '',
     });
-    const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cora Reader');
-    const caregiverToken = await apiToken(request, caregiver.email);
-    await acceptBetaPolicyThroughApi(request, caregiverToken);
-    const sent = await request.post('/api/request/send-request', {
-      headers: bearer(patientToken),
-      data: {
-        caregiver_email: caregiver.email,
-        is_family: true,
-        relationship: 'Daughter',
-        permissions: ['ReadLabReport'],
-      },
-    });
-    expect(sent.ok(), await sent.text()).toBe(true);
-    const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-    const [invitation] = (await received.json()).data as { request_id: string }[];
-    const approved = await request.post('/api/request/approve', {
-      headers: bearer(caregiverToken),
-      data: { request_id: invitation?.request_id },
-    });
-    expect(approved.ok(), await approved.text()).toBe(true);
+    const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Reader', ['ReadLabReport']);
 
     await signInThroughUi(page, caregiver.email);
     await (await menuEntry(page, 'Lab Reports')).click();

@@ -14,6 +14,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   signInThroughUi,
   syncNow,
   waitForServiceWorker,
@@ -74,29 +75,8 @@ async function patientWithPrescription(request: APIRequestContext, name: string)
 }
 
 /** A caregiver linked to the patient with these permissions (invited, and the invitation accepted). */
-async function linkedCaregiver(
-  request: APIRequestContext,
-  patient: Patient,
-  name: string,
-  permissions: string[],
-) {
-  const caregiver = await createVerifiedUser(request, 'Caregiver', name);
-  const token = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patient.token),
-    data: { caregiver_email: caregiver.email, is_family: true, relationship: 'Son', permissions },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  const received = await request.get('/api/request/received', { headers: bearer(token) });
-  const [invitation] = (await received.json()).data as { request_id: string }[];
-  const approved = await request.post('/api/request/approve', {
-    headers: bearer(token),
-    data: { request_id: invitation?.request_id },
-  });
-  expect(approved.ok(), await approved.text()).toBe(true);
-  return caregiver;
-}
+const linkedCaregiver = (request: APIRequestContext, patient: Patient, name: string, permissions: string[]) =>
+  linkCaregiverThroughApi(request, patient.token, name, permissions, 'Son');
 
 /** The server's copy of today's 08:00 dose, asked with the patient's token. */
 async function serverDose(request: APIRequestContext, patient: Patient) {

@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   menuEntry,
   signInThroughUi,
   storedToken,
@@ -296,26 +297,9 @@ test.describe('at 390x844', () => {
       directions: 'Take 1 tablet by mouth once daily',
       times: ['08:00'],
     });
-    const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cora Reader');
-    const caregiverToken = await apiToken(request, caregiver.email);
-    await acceptBetaPolicyThroughApi(request, caregiverToken);
-    const sent = await request.post('/api/request/send-request', {
-      headers: bearer(patientToken),
-      data: {
-        caregiver_email: caregiver.email,
-        is_family: true,
-        relationship: 'Daughter',
-        permissions: ['ReadPrescription'],
-      },
-    });
-    expect(sent.ok(), await sent.text()).toBe(true);
-    const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-    const [invitation] = (await received.json()).data as { request_id: string }[];
-    const approved = await request.post('/api/request/approve', {
-      headers: bearer(caregiverToken),
-      data: { request_id: invitation?.request_id },
-    });
-    expect(approved.ok(), await approved.text()).toBe(true);
+    const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Reader', [
+      'ReadPrescription',
+    ]);
 
     await signInThroughUi(page, caregiver.email);
     await openPrescriptions(page, /\/caregiver\/prescriptions$/);

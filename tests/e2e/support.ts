@@ -386,3 +386,32 @@ export function firstPullOfNextDocument(page: Page): Promise<Response> {
       page.off('request', onRequest);
     });
 }
+
+/**
+ * A new caregiver linked to the patient through the API with these permissions: invited by the patient
+ * and the invitation approved, as the care-giver screens do it (their own tests cover those screens).
+ */
+export async function linkCaregiverThroughApi(
+  request: APIRequestContext,
+  patientToken: string,
+  name: string,
+  permissions: string[],
+  relationship = 'Daughter',
+) {
+  const caregiver = await createVerifiedUser(request, 'Caregiver', name);
+  const token = await apiToken(request, caregiver.email);
+  await acceptBetaPolicyThroughApi(request, token);
+  const sent = await request.post('/api/request/send-request', {
+    headers: bearer(patientToken),
+    data: { caregiver_email: caregiver.email, is_family: true, relationship, permissions },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const received = await request.get('/api/request/received', { headers: bearer(token) });
+  const [invitation] = (await received.json()).data as { request_id: string }[];
+  const approved = await request.post('/api/request/approve', {
+    headers: bearer(token),
+    data: { request_id: invitation?.request_id },
+  });
+  expect(approved.ok(), await approved.text()).toBe(true);
+  return { ...caregiver, token };
+}
