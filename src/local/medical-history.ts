@@ -1,144 +1,169 @@
 import {
-  medicalHistoryFieldsSchema,
+  assembledHistory,
+  entryFieldsOf,
+  entryKey,
+  entryPatch,
+  HISTORY_ENTRY_SCHEMAS,
+  lifestyleSchema,
+  MAX_HISTORY_ENTRIES,
+  MEDICAL_HISTORY_MESSAGES,
   medicalHistoryId,
-  MEDICAL_HISTORY_FIELDS,
-  withHistoryDefaults,
+  removalPatch,
   type FullMedicalHistory,
+  type HistoryEntry,
   type HistoryListField,
   type Lifestyle,
   type MedicalHistory,
-  type MedicalHistoryFields,
 } from '../domain/medical-history';
+import type { z } from 'zod';
 import type { KincareDb } from './db';
-import { changedFieldsOf, enqueue } from './outbox';
+import { enqueue } from './outbox';
 
 // The write path of the medical history: every change is checked against the domain's rules and lands in
 // the device's table and the outbox in one transaction (outbox.ts), so it works offline. The history is
-// one record per patient whose id is made from the patient (medicalHistoryId). While this device has no
-// copy from the server (version 0) each change is queued as a create carrying the fields this device has
-// written, which the server merges into the record if another device made it meanwhile; once the server
-// answered, a change is an update of the one field that changed, on the version the person saw.
+// one record per patient whose id is made from the patient (medicalHistoryId), and every entry is a field
+// of its own (`<list>:<id>`: the entry, or null once removed; see domain/medical-history.ts). So a change
+// sends only the entry it changed, and another device's changes of other entries survive the merge.
+// While this device has no copy from the server (version 0) each change is queued as a create carrying
+// every field this device has written (a queued create replaces the row as it is replayed), which the
+// server merges into the record if another device made it meanwhile; once the server answered, a change
+// is an update of that one field, on the version the person saw.
 
 const RESOURCE = 'medical_history';
 
-/** What names the queued change if the server ever refuses it (the outbox's label). */
-const LABELS: Record<keyof MedicalHistoryFields, string> = {
-  conditions: 'Medical history: conditions',
-  allergies: 'Medical history: allergies',
-  surgeries: 'Medical history: surgeries',
-  family_history: 'Medical history: family history',
-  immunizations: 'Medical history: immunizations',
-  lifestyle: 'Medical history: lifestyle',
+/**
+ * What names the queued change if the server ever refuses it (the outbox's label, shown with the reason):
+ * the list and the entry, since a change is of one entry ("Allergies: Penicillin").
+ */
+const LIST_TITLES: Record<HistoryListField, string> = {
+  conditions: 'Conditions',
+  allergies: 'Allergies',
+  surgeries: 'Surgeries',
+  family_history: 'Family history',
+  immunizations: 'Immunizations',
 };
+const LIFESTYLE_LABEL = 'Medical history: lifestyle';
 
-/** The patient's history as this device holds it (every field, an absent one empty). */
+function labelOf(list: HistoryListField, entry: HistoryEntry, removed = false): string {
+  const text = (field: string) => {
+    const value = (entry as Record<string, unknown>)[field];
+    return typeof value === 'string' ? value : '';
+  };
+  const name: Record<HistoryListField, string> = {
+    conditions: text('name'),
+    allergies: text('substance'),
+    surgeries: text('procedure'),
+    family_history: `${text('relative')}: ${text('condition')}`,
+    immunizations: text('vaccine'),
+  };
+  return `${LIST_TITLES[list]}: ${name[list]}${removed ? ' (removed)' : ''}`;
+}
+
+/** The patient's history as this device holds it, assembled into lists (every list, an absent one empty). */
 export async function historyOf(db: KincareDb, patientId: string): Promise<FullMedicalHistory> {
   const id = await medicalHistoryId(patientId);
   const row = await db.medical_history.get(id);
-  return withHistoryDefaults(row ?? { id, patient_id: patientId, version: 0 });
+  return assembledHistory(row ?? { id, patient_id: patientId, version: 0 });
 }
 
-/** The first problem of a value of one field, in the domain's words, as an Error. */
-function checked<Field extends keyof MedicalHistoryFields>(
-  field: Field,
-  value: unknown,
-): MedicalHistoryFields[Field] {
-  const result = medicalHistoryFieldsSchema.shape[field].safeParse(value);
+/** The value checked by its schema, or the first problem in the domain's words, as an Error. */
+function checked<Value>(schema: z.ZodType<Value>, value: unknown): Value {
+  const result = schema.safeParse(value);
   if (!result.success) throw new Error(result.error.issues[0]?.message ?? 'This change is not valid.');
-  return result.data as MedicalHistoryFields[Field];
+  return result.data;
 }
 
-/** The fields this device has written into a record it has no server copy of. */
-function writtenFields(row: MedicalHistory | undefined): Partial<MedicalHistoryFields> {
+/** The same value whatever the order of its keys (a stored entry's keys come back in the database's order). */
+function sameValue(a: unknown, b: unknown): boolean {
+  const sorted = (value: unknown) =>
+    JSON.stringify(value, (_key, inner: unknown) =>
+      inner && typeof inner === 'object' && !Array.isArray(inner)
+        ? Object.fromEntries(Object.entries(inner).sort(([x], [y]) => (x < y ? -1 : 1)))
+        : inner,
+    );
+  return sorted(a) === sorted(b);
+}
+
+/** The fields this device has written into a record it has no server copy of: entries (tombstones too) and the lifestyle. */
+function writtenFields(row: MedicalHistory | undefined): Record<string, unknown> {
   if (!row) return {};
-  return Object.fromEntries(
-    MEDICAL_HISTORY_FIELDS.filter((field) => row[field] !== undefined).map((field) => [field, row[field]]),
-  ) as Partial<MedicalHistoryFields>;
+  return { ...entryFieldsOf(row), ...(row.lifestyle === undefined ? {} : { lifestyle: row.lifestyle }) };
 }
 
-/** Saves one field of the patient's history (a whole list, or the lifestyle). Nothing when unchanged. */
-export async function saveHistoryField<Field extends keyof MedicalHistoryFields>(
+/** Queues a change of these stored fields (entry fields, or the lifestyle) of the patient's history. */
+async function saveFields(
   db: KincareDb,
   patientId: string,
-  field: Field,
-  value: MedicalHistoryFields[Field],
-  now = new Date(),
+  fields: Record<string, unknown>,
+  label: string,
+  now: Date,
 ): Promise<void> {
-  const valid = checked(field, value);
   const id = await medicalHistoryId(patientId);
   const current = await db.medical_history.get(id);
   const stamp = now.toISOString();
-  if (current && current.version > 0) {
-    const patch = changedFieldsOf(withHistoryDefaults(current), { [field]: valid });
-    if (Object.keys(patch).length === 0) return;
-    await enqueue(
-      db,
-      {
-        resource: RESOURCE,
-        id,
-        op: 'update',
-        payload: { ...patch, label: LABELS[field], updated_at: stamp },
-      },
-      now.getTime(),
-    );
-    return;
-  }
-  if (current && JSON.stringify(current[field]) === JSON.stringify(valid)) return;
-  await enqueue(
-    db,
-    {
-      resource: RESOURCE,
-      id,
-      op: 'create',
-      payload: {
-        ...writtenFields(current),
-        [field]: valid,
-        id,
-        patient_id: patientId,
-        label: LABELS[field],
-        created_at: current?.created_at ?? stamp,
-        updated_at: stamp,
-      },
-    },
-    now.getTime(),
-  );
+  const change =
+    current && current.version > 0
+      ? { op: 'update' as const, payload: { ...fields, label, updated_at: stamp } }
+      : {
+          op: 'create' as const,
+          payload: {
+            ...writtenFields(current),
+            ...fields,
+            id,
+            patient_id: patientId,
+            label,
+            created_at: current?.created_at ?? stamp,
+            updated_at: stamp,
+          },
+        };
+  await enqueue(db, { resource: RESOURCE, id, ...change }, now.getTime());
 }
 
-type EntryOf<Field extends HistoryListField> = MedicalHistoryFields[Field][number];
-
-/** Adds an entry to a list, or replaces the entry of the same id. */
-export async function saveHistoryEntry<Field extends HistoryListField>(
+/**
+ * Adds an entry to a list, or replaces the entry of the same id: queues that entry's field alone. A new
+ * entry gets its added_at now (it orders the list); an edited one keeps its own. Nothing when unchanged.
+ */
+export async function saveHistoryEntry<List extends HistoryListField>(
   db: KincareDb,
   patientId: string,
-  field: Field,
-  entry: EntryOf<Field>,
+  list: List,
+  entry: HistoryEntry<List>,
   now = new Date(),
 ): Promise<void> {
-  const list = (await historyOf(db, patientId))[field] as EntryOf<Field>[];
-  const at = list.findIndex((item) => item.id === entry.id);
-  const next = at === -1 ? [...list, entry] : list.map((item, index) => (index === at ? entry : item));
-  await saveHistoryField(db, patientId, field, next as MedicalHistoryFields[Field], now);
+  const valid = checked(HISTORY_ENTRY_SCHEMAS[list] as unknown as z.ZodType<HistoryEntry<List>>, entry);
+  const entries: HistoryEntry[] = (await historyOf(db, patientId))[list];
+  const existing = entries.find((item) => item.id === valid.id.toLowerCase());
+  if (!existing && entries.length >= MAX_HISTORY_ENTRIES)
+    throw new Error(MEDICAL_HISTORY_MESSAGES.tooManyEntries);
+  const added_at = existing?.added_at ?? valid.added_at ?? now.toISOString();
+  const patch = entryPatch(list, { ...valid, added_at });
+  if (existing && sameValue(existing, patch[entryKey(list, valid.id)])) return;
+  await saveFields(db, patientId, patch, labelOf(list, valid), now);
 }
 
-/** Removes the entry of this id from a list (nothing when it is not there). */
-export async function removeHistoryEntry<Field extends HistoryListField>(
+/** Removes the entry of this id from a list: queues its field as null (nothing when it is not there). */
+export async function removeHistoryEntry(
   db: KincareDb,
   patientId: string,
-  field: Field,
+  list: HistoryListField,
   entryId: string,
   now = new Date(),
 ): Promise<void> {
-  const list = (await historyOf(db, patientId))[field] as EntryOf<Field>[];
-  if (!list.some((item) => item.id === entryId)) return;
-  const next = list.filter((item) => item.id !== entryId);
-  await saveHistoryField(db, patientId, field, next as MedicalHistoryFields[Field], now);
+  const entries: HistoryEntry[] = (await historyOf(db, patientId))[list];
+  const removed = entries.find((item) => item.id === entryId.toLowerCase());
+  if (!removed) return;
+  await saveFields(db, patientId, removalPatch(list, entryId), labelOf(list, removed, true), now);
 }
 
-export function saveLifestyle(
+/** Saves the lifestyle (one field). Nothing when unchanged. */
+export async function saveLifestyle(
   db: KincareDb,
   patientId: string,
   lifestyle: Lifestyle,
   now = new Date(),
 ): Promise<void> {
-  return saveHistoryField(db, patientId, 'lifestyle', lifestyle, now);
+  const valid = checked(lifestyleSchema, lifestyle);
+  const stored = (await db.medical_history.get(await medicalHistoryId(patientId)))?.lifestyle;
+  if (stored !== undefined && sameValue(stored, valid)) return;
+  await saveFields(db, patientId, { lifestyle: valid }, LIFESTYLE_LABEL, now);
 }

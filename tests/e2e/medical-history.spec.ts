@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   menuEntry,
   signInThroughUi,
   storedToken,
@@ -14,9 +15,9 @@ import {
 } from './support';
 
 // /medical-history and /caregiver/medical-history (issue 14 point 2): the patient adds, edits and removes
-// entries of each section in a sheet, offline too (the change reaches the server once online); a caregiver
-// with Read Medical History sees the history without a way to change it. Every state: axe, no sideways
-// scrolling, tap targets of 44 px.
+// entries of each section in a sheet, offline too (the change reaches the server once online, beside an
+// entry another device added meanwhile); a caregiver with Read Medical History sees the history without
+// a way to change it. Every state: axe, no sideways scrolling, tap targets of 44 px.
 
 const PHONE = { width: 390, height: 844 };
 const DESK = { width: 1280, height: 800 };
@@ -146,26 +147,9 @@ for (const viewport of [PHONE, DESK]) {
         },
       });
       expect(saved.ok(), await saved.text()).toBe(true);
-      const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cora Reader');
-      const caregiverToken = await apiToken(request, caregiver.email);
-      await acceptBetaPolicyThroughApi(request, caregiverToken);
-      const sent = await request.post('/api/request/send-request', {
-        headers: bearer(patientToken),
-        data: {
-          caregiver_email: caregiver.email,
-          is_family: true,
-          relationship: 'Daughter',
-          permissions: ['ReadMedicalHistory'],
-        },
-      });
-      expect(sent.ok(), await sent.text()).toBe(true);
-      const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-      const [invitation] = (await received.json()).data as { request_id: string }[];
-      const approved = await request.post('/api/request/approve', {
-        headers: bearer(caregiverToken),
-        data: { request_id: invitation?.request_id },
-      });
-      expect(approved.ok(), await approved.text()).toBe(true);
+      const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Reader', [
+        'ReadMedicalHistory',
+      ]);
 
       await signInThroughUi(page, caregiver.email);
       await openHistory(page, /\/caregiver\/medical-history$/);
@@ -215,9 +199,31 @@ test.describe('offline', () => {
     await expect(section(page, 'Immunizations')).toContainText('On 2025-10-01');
     await checkScreen(page, pageTargets(page));
 
+    // Meanwhile another device adds an immunization: it sends that entry's field alone.
+    const tetanus = {
+      id: crypto.randomUUID(),
+      vaccine: 'Tetanus',
+      date: '2024',
+      added_at: '2024-01-01T00:00:00Z',
+    };
+    const other = await request.put('/api/medical-history', {
+      headers: bearer(token),
+      data: { [`immunizations:${tetanus.id}`]: tetanus },
+    });
+    expect(other.ok(), await other.text()).toBe(true);
+
     await context.setOffline(false);
+    // Both stay: each entry is a field of its own, so neither device's list replaces the other's.
     await expect
       .poll(async () => (await serverHistory(request, token)).immunizations, { timeout: 15_000 })
-      .toEqual([expect.objectContaining({ vaccine: 'Influenza', date: '2025-10-01' })]);
+      .toEqual([
+        expect.objectContaining({ vaccine: 'Tetanus', date: '2024' }),
+        expect.objectContaining({ vaccine: 'Influenza', date: '2025-10-01' }),
+      ]);
+    // Coming online, the device sends its entry and pulls the other's.
+    await expect(section(page, 'Immunizations').getByRole('heading', { name: 'Tetanus' })).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(section(page, 'Immunizations').getByRole('heading', { name: 'Influenza' })).toBeVisible();
   });
 });

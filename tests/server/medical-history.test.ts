@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
 import { MEDICAL_HISTORY_MESSAGES as M, medicalHistoryId } from '../../src/domain/medical-history';
+import { records } from '../../src/server/db/schema';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
@@ -8,6 +10,8 @@ import { as, link, makePerson, type Person } from './fixtures';
 // stored, PUT creates and changes only the fields sent, two devices' edits of different fields both stay,
 // the same record started on two devices is one record, the batched replay (create and update) runs the
 // same handler; every field's rule with its message; caregivers read with ReadMedicalHistory and never write.
+// Every entry is stored as a field of its own (`<list>:<id>`, null once removed): devices send only the
+// entries they changed, and concurrent changes of different entries all stay (see "entry fields" below).
 
 let ctx: TestContext;
 let patient: Person;
@@ -41,10 +45,20 @@ const put = (person: Person, body: Record<string, unknown>) =>
   as(ctx, person, { method: 'PUT', url: '/api/medical-history', payload: body });
 const push = (person: Person, changes: Record<string, unknown>[]) =>
   as(ctx, person, { method: 'POST', url: '/api/sync/push', payload: { changes } });
+/** The history with each entry's added_at checked (ISO, set when it was added) and left out. */
+function withoutAddedAt(history: History): History {
+  const bare = { ...history } as Record<string, unknown>;
+  for (const list of ['conditions', 'allergies', 'surgeries', 'family_history', 'immunizations'])
+    bare[list] = (history[list as keyof History] as { added_at?: string }[]).map(({ added_at, ...entry }) => {
+      expect(Number.isNaN(Date.parse(added_at ?? '')), `${list} added_at`).toBe(false);
+      return entry;
+    });
+  return bare as History;
+}
 const historyOf = async (person: Person, patientId?: string): Promise<History> => {
   const response = await read(person, patientId);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ data: History }>().data;
+  return withoutAddedAt(response.json<{ data: History }>().data);
 };
 const messageOf = (response: { json: () => unknown }) => (response.json() as { message: string }).message;
 
@@ -77,7 +91,7 @@ describe('reading and saving', () => {
     const created = await put(patient, { conditions: [condition] });
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json()).toMatchObject({ success: true, message: M.saved, merged: false });
-    const first = created.json<{ data: History }>().data;
+    const first = withoutAddedAt(created.json<{ data: History }>().data);
     expect(first.id).toBe(await medicalHistoryId(patient.patientId ?? ''));
     expect(first.version).toBeGreaterThan(0);
     expect(first.conditions).toEqual([condition]);
@@ -265,6 +279,250 @@ describe('reading and saving', () => {
     ]);
     expect(deleted.json().results[0]).toMatchObject({ status: 400, body: { message: M.notDeletable } });
     expect((await historyOf(patient)).allergies).toEqual([allergy]);
+  });
+});
+
+describe('entry fields', () => {
+  const recordId = () => medicalHistoryId(patient.patientId ?? '');
+  /** A device's queued change: only the entries it changed, each its own field. */
+  const change = async (op: 'create' | 'update', payload: Record<string, unknown>, base?: number) => ({
+    idempotency_key: `mh-${randomUUID()}`,
+    resource: 'medical_history',
+    op,
+    id: await recordId(),
+    ...(base === undefined ? {} : { base_version: base }),
+    payload,
+  });
+  const pushOne = async (item: Record<string, unknown>) => {
+    const response = await push(patient, [item]);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ results: { status: number; body: { data: Record<string, unknown> } }[] }>()
+      .results[0];
+  };
+  const storedData = async () => {
+    const [row] = await ctx.database.db
+      .select()
+      .from(records)
+      .where(eq(records.id, await recordId()));
+    return row?.data ?? {};
+  };
+  /** Both devices saw the history at this version. */
+  const seen = async (body: Record<string, unknown>) =>
+    (await put(patient, body)).json<{ data: History }>().data.version;
+
+  it.each([
+    ['create', 'the phone first'],
+    ['create', 'the tablet first'],
+    ['update', 'the phone first'],
+    ['update', 'the tablet first'],
+  ] as const)('keeps both allergies two devices added offline (%s, %s)', async (op, order) => {
+    const base = op === 'update' ? await seen({ lifestyle: { smoking: 'never' } }) : undefined;
+    const [peanuts, latex] = [
+      { ...penicillin(), substance: 'Peanuts' },
+      { ...penicillin(), substance: 'Latex' },
+    ];
+    const phone = await change(
+      op,
+      { [`allergies:${peanuts.id}`]: peanuts, changed_at: Date.now() - 2000 },
+      base,
+    );
+    const tablet = await change(
+      op,
+      { [`allergies:${latex.id}`]: latex, changed_at: Date.now() - 1000 },
+      base,
+    );
+    for (const item of order === 'the phone first' ? [phone, tablet] : [tablet, phone])
+      expect((await pushOne(item))?.status).toBe(200);
+    const names = (await historyOf(patient)).allergies.map((allergy) => allergy.substance).sort();
+    expect(names).toEqual(['Latex', 'Peanuts']);
+  });
+
+  it('keeps a removal of one entry and an edit of another made on the same version', async () => {
+    const [peanuts, latex] = [
+      { ...penicillin(), substance: 'Peanuts' },
+      { ...penicillin(), substance: 'Latex' },
+    ];
+    const base = await seen({ allergies: [peanuts, latex] });
+    const milder = { ...latex, severity: 'mild' };
+    await pushOne(
+      await change('update', { [`allergies:${peanuts.id}`]: null, changed_at: Date.now() - 1000 }, base),
+    );
+    const edit = await pushOne(await change('update', { [`allergies:${latex.id}`]: milder }, base));
+    expect(edit?.body).toMatchObject({ merged: true });
+    expect((await historyOf(patient)).allergies).toEqual([milder]);
+    // The removal is kept as the entry's tombstone, so it merges per entry too.
+    expect(await storedData()).toMatchObject({ [`allergies:${peanuts.id}`]: null });
+  });
+
+  it.each(['the later edit first', 'the later edit last'])(
+    'keeps the later edit of one entry edited on two devices, arriving with %s',
+    async (order) => {
+      const allergy = penicillin();
+      const base = await seen({ allergies: [allergy] });
+      const later = await change(
+        'update',
+        {
+          [`allergies:${allergy.id}`]: { ...allergy, severity: 'life_threatening' },
+          changed_at: Date.now() - 1000,
+        },
+        base,
+      );
+      const earlier = await change(
+        'update',
+        { [`allergies:${allergy.id}`]: { ...allergy, severity: 'mild' }, changed_at: Date.now() - 3000 },
+        base,
+      );
+      for (const item of order === 'the later edit first' ? [later, earlier] : [earlier, later])
+        expect((await pushOne(item))?.status).toBe(200);
+      expect((await historyOf(patient)).allergies.map((entry) => entry.severity)).toEqual([
+        'life_threatening',
+      ]);
+    },
+  );
+
+  it('takes a whole list by REST as "the list is now exactly this", answering lists', async () => {
+    const [a, b, c] = [
+      penicillin(),
+      { ...penicillin(), substance: 'Latex' },
+      { ...penicillin(), substance: 'Dust' },
+    ];
+    await put(patient, { allergies: [a, b] });
+    const addedAt = (await read(patient)).json<{ data: { allergies: { added_at: string }[] } }>().data
+      .allergies[1]?.added_at;
+    const headers = { 'idempotency-key': `mh-${randomUUID()}` };
+    const call = () =>
+      as(ctx, patient, {
+        method: 'PUT',
+        url: '/api/medical-history',
+        headers,
+        payload: { allergies: [b, c] },
+      });
+    const saved = await call();
+    expect(saved.statusCode, saved.body).toBe(200);
+    // REST answers the assembled lists (fresh and replayed alike), never the stored entry fields.
+    for (const answer of [saved, await call()]) {
+      const data = answer.json<{ data: History }>().data;
+      expect(Object.keys(data).filter((field) => field.includes(':'))).toEqual([]);
+      expect(withoutAddedAt(data).allergies).toEqual([b, c]);
+    }
+    const history = (await read(patient)).json<{ data: { allergies: { id: string; added_at: string }[] } }>()
+      .data;
+    expect(history.allergies.map((entry) => entry.id)).toEqual([b.id, c.id]);
+    expect(history.allergies[0]?.added_at).toBe(addedAt); // b kept when it was added
+    expect(await storedData()).toMatchObject({ [`allergies:${a.id}`]: null });
+    await put(patient, { allergies: [] });
+    expect((await historyOf(patient)).allergies).toEqual([]);
+  });
+
+  it('answers a device the record as stored, and orders each list by added_at, then id', async () => {
+    const [first, second, third] = [
+      '2024-01-01T00:00:00.000Z',
+      '2024-02-01T00:00:00.000Z',
+      '2024-02-01T00:00:00.000Z',
+    ].map((added_at, index) => ({ ...asthma(), name: `C${index}`, added_at }));
+    const payload = Object.fromEntries(
+      [third, first, second].map((entry) => [`conditions:${entry?.id}`, entry]),
+    );
+    const answer = await pushOne(await change('create', { ...payload, changed_at: Date.now() }));
+    expect(answer?.status).toBe(200);
+    expect(answer?.body.data).toMatchObject(payload);
+    expect(answer?.body.data).not.toHaveProperty('conditions');
+    const tied = [second, third].map((entry) => entry?.id ?? '').sort();
+    expect((await historyOf(patient)).conditions.map((entry) => entry.id)).toEqual([first?.id, ...tied]);
+  });
+
+  it('refuses a save that takes a list past 100 live entries, and stores none of it', async () => {
+    const many = Array.from({ length: 100 }, () => ({ id: randomUUID(), vaccine: 'Flu', date: null }));
+    const base = await seen({ immunizations: many });
+    const extra = { id: randomUUID(), vaccine: 'Tetanus', date: null };
+    const refused = await pushOne(await change('update', { [`immunizations:${extra.id}`]: extra }, base));
+    expect(refused).toMatchObject({ status: 400, body: { message: M.tooManyEntries } });
+    expect(await storedData()).not.toHaveProperty(`immunizations:${extra.id}`);
+    // One out, one in: still 100.
+    const swapped = await pushOne(
+      await change(
+        'update',
+        { [`immunizations:${many[0]?.id}`]: null, [`immunizations:${extra.id}`]: extra },
+        base,
+      ),
+    );
+    expect(swapped?.status).toBe(200);
+    expect((await historyOf(patient)).immunizations).toHaveLength(100);
+  });
+
+  it('reads a record stored with whole lists, and changes its entries one by one', async () => {
+    const [allergy, condition, latex] = [penicillin(), asthma(), { ...penicillin(), substance: 'Latex' }];
+    const at = Date.now() - 60_000;
+    await ctx.database.db.insert(records).values({
+      id: await recordId(),
+      resource: 'medical_history',
+      patientId: patient.patientId ?? '',
+      version: sql`nextval('change_version_seq')`,
+      data: { allergies: [allergy], conditions: [condition] },
+      fieldChangedAt: { allergies: at, conditions: at },
+      createdBy: patient.userId,
+    });
+    const legacy = (await read(patient)).json<{ data: History }>().data;
+    expect([legacy.allergies, legacy.conditions]).toEqual([[allergy], [condition]]);
+    await pushOne(
+      await change(
+        'update',
+        { [`allergies:${allergy.id}`]: null, [`allergies:${latex.id}`]: latex },
+        legacy.version,
+      ),
+    );
+    await put(patient, { conditions: [] });
+    const history = await historyOf(patient);
+    expect([history.allergies, history.conditions]).toEqual([[latex], []]);
+  });
+});
+
+describe('bad entry fields', () => {
+  const id = randomUUID();
+  const allergy = { ...penicillin(), id };
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['a list not known', { [`allergy:${id}`]: allergy }, M.entryFieldInvalid],
+    ['a name without a list', { [`:${id}`]: allergy }, M.entryFieldInvalid],
+    ['a name that is no list of its own', { [`constructor:${id}`]: allergy }, M.entryFieldInvalid],
+    ['an entry id in the name that is no UUID', { 'allergies:7': allergy }, M.entryFieldIdInvalid],
+    ['a value that is neither an entry nor null', { [`allergies:${id}`]: 'peanuts' }, M.entryValueInvalid],
+    [
+      'an entry whose id is not the one in its name',
+      { [`allergies:${randomUUID()}`]: allergy },
+      M.entryIdMismatch,
+    ],
+    [
+      'an entry its schema refuses',
+      { [`allergies:${id}`]: { ...allergy, severity: 'deadly' } },
+      M.severityInvalid,
+    ],
+    [
+      'an added_at that is no time',
+      { [`allergies:${id}`]: { ...allergy, added_at: 'yesterday' } },
+      M.addedAtInvalid,
+    ],
+    ['a list sent whole and as entries', { allergies: [], [`allergies:${id}`]: null }, M.listAndEntries],
+    [
+      'one entry twice',
+      { [`allergies:${id}`]: null, [`allergies:${id.toUpperCase()}`]: null },
+      M.duplicateEntryId,
+    ],
+  ];
+  it.each(cases)('refuses %s, by REST and pushed, with its message', async (_case, body, message) => {
+    const response = await put(patient, body);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(messageOf(response)).toBe(message);
+    const pushed = await push(patient, [
+      {
+        idempotency_key: `mh-${randomUUID()}`,
+        resource: 'medical_history',
+        op: 'create',
+        id: await medicalHistoryId(patient.patientId ?? ''),
+        payload: body,
+      },
+    ]);
+    expect(pushed.json().results[0]).toMatchObject({ status: 400, body: { message } });
+    expect((await historyOf(patient)).version).toBe(0);
   });
 });
 

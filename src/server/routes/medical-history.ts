@@ -1,23 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
 import {
+  assembledHistory,
   medicalHistoryId,
   medicalHistoryQuerySchema,
   medicalHistoryResponseSchema,
   medicalHistorySaveResponseSchema,
   putMedicalHistoryBodySchema,
-  withHistoryDefaults,
 } from '../../domain/medical-history';
 import type { Permission } from '../../domain/permissions';
 import { patientForCall } from '../services/access';
 import { recordDelivery } from '../services/care-activity';
-import { asMedicalHistory, saveMedicalHistory } from '../services/medical-history-mutations';
+import { asMedicalHistory, restAnswerOf, saveMedicalHistory } from '../services/medical-history-mutations';
 import { restContext } from '../services/record-mutations';
 import { findRecord } from '../services/records';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
 // /api/medical-history (API.md; issue 14 point 2): GET ?patient= answers the patient's history (an empty
-// one, with its id, when nothing is stored yet) and PUT saves the fields sent. The patient reads and
+// one, with its id, when nothing is stored yet) and PUT saves the entries and lists sent. The patient reads and
 // writes their own; a linked caregiver reads with ReadMedicalHistory and never writes (the catalogue has
 // no permission to). Devices read their replica and write through the outbox; these serve other clients.
 
@@ -51,7 +51,7 @@ export const medicalHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordDelivery(app.db, request.auth, { patientId, resource: RESOURCE, count: 1 });
         return { success: true as const, data: asMedicalHistory(row) };
       }
-      return { success: true as const, data: withHistoryDefaults({ id, patient_id: patientId, version: 0 }) };
+      return { success: true as const, data: assembledHistory({ id, patient_id: patientId, version: 0 }) };
     },
   );
 
@@ -65,9 +65,13 @@ export const medicalHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: medicalHistorySaveResponseSchema, ...errors },
       },
     },
+    // The stored answer holds the record as stored (what a device keeps); REST shows it assembled.
     async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        saveMedicalHistory(restContext(tx, request.auth), undefined, request.body),
+      sendIdempotent(
+        request,
+        reply,
+        (tx) => saveMedicalHistory(restContext(tx, request.auth), undefined, request.body),
+        { present: restAnswerOf },
       ),
   );
 };

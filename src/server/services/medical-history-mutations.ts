@@ -1,11 +1,15 @@
-import type { z } from 'zod';
 import {
+  assembledHistory,
+  assembleHistory,
+  HISTORY_LISTS,
+  MAX_HISTORY_ENTRIES,
   MEDICAL_HISTORY_MESSAGES as MESSAGES,
   medicalHistoryId,
   putMedicalHistoryBodySchema,
-  withHistoryDefaults,
+  storedPatchOf,
   type FullMedicalHistory,
   type MedicalHistory,
+  type MedicalHistorySave,
 } from '../../domain/medical-history';
 import type { Permission } from '../../domain/permissions';
 import type { PushChange } from '../../domain/sync';
@@ -33,7 +37,13 @@ import {
 // from a device's outbox (POST /api/sync/push, resource medical_history, op create or update). Both are
 // one call, PUT /api/medical-history with the fields that changed: a create that updates the record when
 // it exists, as dose marks do. The record's id is made from the patient (medicalHistoryId), so two devices
-// that started it offline write the same record, and each field keeps the edit made last.
+// that started it offline write the same record. Every entry is a field of its own (`<list>:<id>`, see
+// domain/medical-history.ts), so each entry, and the lifestyle, keeps the edit made last: two devices'
+// changes of different entries both stay.
+//
+// The answer's `data` is the record as STORED (entry fields and tombstones), the same as a pull brings:
+// a device keeps it as its copy of the record, and its screens read it through assembleHistory. A REST
+// caller gets it assembled into lists (restAnswerOf, applied to fresh and replayed answers alike).
 //
 // Only the patient writes their history. A caregiver reads it with ReadMedicalHistory, the one permission
 // of the catalogue for it (SPEC section 6), so no caregiver may change it: 403 whatever they were granted.
@@ -43,10 +53,26 @@ const PATH = '/api/medical-history';
 /** The permission an answer is kept with: whoever may read the history may see the saved record. */
 const READ: Permission = 'ReadMedicalHistory';
 
-export type PutMedicalHistoryInput = z.output<typeof putMedicalHistoryBodySchema>;
+export type PutMedicalHistoryInput = MedicalHistorySave;
 
 export const asMedicalHistory = (row: WireRow): FullMedicalHistory =>
-  withHistoryDefaults(toWire(row) as MedicalHistory);
+  assembledHistory(toWire(row) as MedicalHistory);
+
+/** A save's answer as REST shows it: its record assembled into lists (a receipt, id and version, as is). */
+export function restAnswerOf(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('data' in body)) return body;
+  const { data } = body;
+  if (typeof data !== 'object' || data === null || !('patient_id' in data)) return body;
+  return { ...body, data: assembledHistory(data as MedicalHistory) };
+}
+
+/** Refuses a save that leaves a list it grew with more live entries than a list may hold. */
+function checkListSizes(before: Fields, after: Fields): void {
+  const [was, now] = [assembleHistory(before), assembleHistory(after)];
+  for (const list of HISTORY_LISTS)
+    if (now[list].length > MAX_HISTORY_ENTRIES && now[list].length > was[list].length)
+      throw new HttpError(400, MESSAGES.tooManyEntries);
+}
 
 /**
  * The patient whose history a write changes: the caller's own. A caregiver never (403); a patient naming
@@ -66,7 +92,7 @@ export async function saveMedicalHistory(
   body: PutMedicalHistoryInput,
 ): Promise<StoredAnswer> {
   const { tx, auth } = context;
-  const { patient_id, id: bodyId, base_version, changed_at, ...fields } = body;
+  const { patient_id, id: bodyId, base_version, changed_at } = body;
   const patientId = writingPatient(context, patient_id);
   const id = await medicalHistoryId(patientId);
   // Another patient's history (or no history at all) by its id: not found, as any record not one's own.
@@ -77,8 +103,9 @@ export async function saveMedicalHistory(
   if (!context.writeOptions.versionLockHeld) await takeVersionLock(tx);
   // Never handed to a batch's CreateBatch: the record may be written again by the next item of the batch.
   const writeOptions = { versionLockHeld: true };
-  const patch = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   const existing = await findRecord(tx, RESOURCE, id);
+  // Read under the version lock: a whole list sent removes the entries stored now and not sent.
+  const patch = storedPatchOf(body, existing?.data ?? {}, Math.min(changed_at ?? Date.now(), Date.now()));
   let row;
   let merged = false;
   if (existing) {
@@ -115,13 +142,12 @@ export async function saveMedicalHistory(
       writeOptions,
     );
   }
+  // Thrown in the save's transaction (or savepoint), so the refused save leaves nothing behind.
+  checkListSizes(existing?.data ?? {}, row.data);
   return answerAbout(
     context,
     { patientId, permission: READ },
-    {
-      statusCode: 200,
-      body: { success: true, message: MESSAGES.saved, data: asMedicalHistory(row), merged },
-    },
+    { statusCode: 200, body: { success: true, message: MESSAGES.saved, data: toWire(row), merged } },
   );
 }
 

@@ -10,9 +10,10 @@ import {
 import { pushChangeFor } from '../../../src/local/sync-resources';
 
 // The medical history on the device (issue 14 point 2): every save lands in the table and the outbox in one
-// transaction; without a server copy a save is a create of the record made from the patient's id carrying
-// only the fields this device wrote (so it never blanks another device's fields), and with one it is an
-// update of the changed field on the version the person saw.
+// transaction; each entry is a field of its own (`<list>:<id>`, null once removed). Without a server copy a
+// save is a create of the record made from the patient's id carrying only the fields this device wrote (so
+// it never blanks another device's), and with one it is an update of the one entry changed, on the version
+// the person saw.
 
 const PATIENT = '7d1f1c1e-0000-4000-8000-000000000001';
 const USER = '7d1f1c1e-0000-4000-8000-0000000000cc';
@@ -44,34 +45,49 @@ describe('saving without a server copy', () => {
   it('queues creates of the patient’s one record, each with the fields this device wrote', async () => {
     const id = await medicalHistoryId(PATIENT);
     expect((await historyOf(db, PATIENT)).allergies).toEqual([]);
-    await saveHistoryEntry(db, PATIENT, 'conditions', asthma);
-    await saveHistoryEntry(db, PATIENT, 'allergies', penicillin);
+    const now = new Date('2026-01-02T03:04:05.000Z');
+    await saveHistoryEntry(db, PATIENT, 'conditions', asthma, now);
+    await saveHistoryEntry(db, PATIENT, 'allergies', penicillin, now);
 
     const row = await db.medical_history.get(id);
+    const added = { added_at: now.toISOString() };
     expect(row).toMatchObject({
       id,
       patient_id: PATIENT,
       version: 0,
-      conditions: [asthma],
-      allergies: [penicillin],
+      [`conditions:${asthma.id}`]: { ...asthma, ...added },
+      [`allergies:${penicillin.id}`]: { ...penicillin, ...added },
     });
-    // Fields never written stay absent: sent as empty, they would blank another device's edits of them.
-    expect(row).not.toHaveProperty('surgeries');
-    expect(row).not.toHaveProperty('lifestyle');
+    // Whole lists and fields never written stay absent: sent, they would undo another device's edits.
+    expect(
+      Object.keys(row ?? {})
+        .filter((field) => !field.includes(':'))
+        .sort(),
+    ).toEqual(['created_at', 'id', 'label', 'patient_id', 'updated_at', 'version']);
+    expect((await historyOf(db, PATIENT)).allergies).toEqual([{ ...penicillin, ...added }]);
 
     const entries = await db.outbox.toArray();
     expect(entries.map((entry) => [entry.op, entry.entityId, entry.label])).toEqual([
-      ['create', id, 'Medical history: conditions'],
-      ['create', id, 'Medical history: allergies'],
+      ['create', id, 'Conditions: Asthma'],
+      ['create', id, 'Allergies: Penicillin'],
     ]);
     const second = pushChangeFor(entries[1]!);
     expect(second.payload).toMatchObject({
       patient_id: PATIENT,
-      conditions: [asthma],
-      allergies: [penicillin],
+      [`conditions:${asthma.id}`]: { ...asthma, ...added },
+      [`allergies:${penicillin.id}`]: { ...penicillin, ...added },
     });
-    expect(second.payload).not.toHaveProperty('surgeries');
+    expect(second.payload).not.toHaveProperty('allergies');
     expect(second.base_version).toBeUndefined();
+  });
+
+  it('carries a removal made before the first answer as a tombstone', async () => {
+    await saveHistoryEntry(db, PATIENT, 'allergies', penicillin);
+    await removeHistoryEntry(db, PATIENT, 'allergies', penicillin.id);
+    const [, removal] = await db.outbox.toArray();
+    // The first create may have reached the server with its answer lost: the null removes it there too.
+    expect(removal).toMatchObject({ op: 'create', payload: { [`allergies:${penicillin.id}`]: null } });
+    expect((await historyOf(db, PATIENT)).allergies).toEqual([]);
   });
 
   it('refuses an entry the domain refuses, with its message, and queues nothing', async () => {
@@ -87,41 +103,67 @@ describe('saving without a server copy', () => {
 });
 
 describe('saving with a server copy', () => {
-  it('queues an update of the changed field only, on the version seen', async () => {
+  it('queues an update of the changed entry only, on the version seen', async () => {
     const id = await medicalHistoryId(PATIENT);
-    // As the server answered (or a pull brought it): every field, version 7.
+    const addedAt = '2025-01-01T00:00:00.000Z';
+    // As the server answered (or a pull brought it): the record as stored, version 7.
     await db.medical_history.put({
       id,
       patient_id: PATIENT,
       version: 7,
-      conditions: [asthma],
-      allergies: [penicillin],
-      surgeries: [],
-      family_history: [],
-      immunizations: [],
+      [`conditions:${asthma.id}`]: { ...asthma, added_at: addedAt },
+      [`allergies:${penicillin.id}`]: { ...penicillin, added_at: addedAt },
       lifestyle: { smoking: 'never', alcohol: 'none', exercise: 'light', notes: '' },
     });
     const edited = { ...penicillin, severity: 'life_threatening' as const };
     await saveHistoryEntry(db, PATIENT, 'allergies', edited);
+    await saveHistoryEntry(db, PATIENT, 'allergies', edited); // the same again: nothing more
     await saveLifestyle(db, PATIENT, { smoking: 'never', alcohol: 'none', exercise: 'light', notes: '' });
     const entries = await db.outbox.toArray();
     expect(entries).toHaveLength(1); // the unchanged lifestyle queued nothing
     const pushed = pushChangeFor(entries[0]!);
     expect(pushed).toMatchObject({ op: 'update', id, base_version: 7 });
     expect(Object.keys(pushed.payload ?? {}).sort()).toEqual([
-      'allergies',
+      `allergies:${penicillin.id}`,
       'changed_at',
       'label',
       'updated_at',
     ]);
-    expect(pushed.payload?.allergies).toEqual([edited]);
-    expect((await historyOf(db, PATIENT)).allergies).toEqual([edited]);
+    // An edit keeps when the entry was added.
+    expect(pushed.payload?.[`allergies:${penicillin.id}`]).toEqual({ ...edited, added_at: addedAt });
+    expect((await historyOf(db, PATIENT)).allergies).toEqual([{ ...edited, added_at: addedAt }]);
 
     await removeHistoryEntry(db, PATIENT, 'conditions', asthma.id);
     await removeHistoryEntry(db, PATIENT, 'conditions', asthma.id); // gone already: nothing more
+    const [, removal] = await db.outbox.toArray();
+    expect(removal).toMatchObject({
+      op: 'update',
+      label: 'Conditions: Asthma (removed)',
+      payload: { [`conditions:${asthma.id}`]: null },
+    });
+    expect(Object.keys(removal?.payload ?? {}).filter((field) => field.includes(':'))).toHaveLength(1);
     const history = await historyOf(db, PATIENT);
     expect(history.conditions).toEqual([]);
-    expect(history.allergies).toEqual([edited]);
+    expect(history.allergies).toEqual([{ ...edited, added_at: addedAt }]);
     expect(await db.outbox.count()).toBe(2);
+  });
+
+  it('refuses the 101st entry of a list with the domain’s message', async () => {
+    const id = await medicalHistoryId(PATIENT);
+    const full = Object.fromEntries(
+      Array.from({ length: 100 }, () => {
+        const entry = { id: crypto.randomUUID(), vaccine: 'Flu', date: null };
+        return [`immunizations:${entry.id}`, entry];
+      }),
+    );
+    await db.medical_history.put({ id, patient_id: PATIENT, version: 3, ...full });
+    await expect(
+      saveHistoryEntry(db, PATIENT, 'immunizations', {
+        id: crypto.randomUUID(),
+        vaccine: 'Tetanus',
+        date: null,
+      }),
+    ).rejects.toThrow(M.tooManyEntries);
+    expect(await db.outbox.count()).toBe(0);
   });
 });

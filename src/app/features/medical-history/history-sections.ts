@@ -1,19 +1,14 @@
 import type { z } from 'zod';
 import {
-  ALCOHOL_LABELS,
   ALCOHOL_VALUES,
   ALLERGY_SEVERITIES,
-  ALLERGY_SEVERITY_LABELS,
   allergySchema,
   CONDITION_STATUSES,
-  CONDITION_STATUS_LABELS,
   conditionSchema,
-  EXERCISE_LABELS,
   EXERCISE_VALUES,
   familyHistorySchema,
   immunizationSchema,
   lifestyleSchema,
-  SMOKING_LABELS,
   SMOKING_VALUES,
   surgerySchema,
   type FullMedicalHistory,
@@ -24,6 +19,38 @@ import {
 // What each section of the medical history screen asks and shows: its fields (as the form lays them out),
 // how an entry becomes form text and back, and how an entry reads in the list. The rules and messages are
 // the domain's schemas, so the form says what the server would.
+
+// The words for each choice, as the screen shows them.
+export const CONDITION_STATUS_LABELS: Record<(typeof CONDITION_STATUSES)[number], string> = {
+  active: 'Active',
+  managed: 'Managed',
+  resolved: 'Resolved',
+};
+export const ALLERGY_SEVERITY_LABELS: Record<(typeof ALLERGY_SEVERITIES)[number], string> = {
+  mild: 'Mild',
+  moderate: 'Moderate',
+  severe: 'Severe',
+  life_threatening: 'Life-threatening',
+};
+export const SMOKING_LABELS: Record<(typeof SMOKING_VALUES)[number], string> = {
+  never: 'Never smoked',
+  former: 'Former smoker',
+  current: 'Smokes now',
+  unknown: 'Not recorded',
+};
+export const ALCOHOL_LABELS: Record<(typeof ALCOHOL_VALUES)[number], string> = {
+  none: 'No alcohol',
+  occasional: 'Occasionally',
+  regular: 'Regularly',
+  unknown: 'Not recorded',
+};
+export const EXERCISE_LABELS: Record<(typeof EXERCISE_VALUES)[number], string> = {
+  none: 'No exercise',
+  light: 'Light',
+  moderate: 'Moderate',
+  active: 'Very active',
+  unknown: 'Not recorded',
+};
 
 export type FieldKind = 'text' | 'notes' | 'date' | 'select';
 export type FieldSpec = {
@@ -216,7 +243,7 @@ export function valueOfFormText(fields: readonly FieldSpec[], values: FormText):
   );
 }
 
-/** The entries of a section as the record holds them. */
+/** The entries of a section, from the history as the domain's assembler gives it. */
 export function entriesOf(history: FullMedicalHistory, field: HistoryListField): Entry[] {
   return history[field] as Entry[];
 }

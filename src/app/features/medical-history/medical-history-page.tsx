@@ -3,11 +3,10 @@ import toast from 'react-hot-toast';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import {
-  withHistoryDefaults,
+  assembledHistory,
   type FullMedicalHistory,
-  type HistoryListField,
+  type HistoryEntry,
   type Lifestyle,
-  type MedicalHistoryFields,
 } from '../../../domain/medical-history';
 import { hasUserDb, userDb } from '../../../local/db';
 import { removeHistoryEntry, saveHistoryEntry, saveLifestyle } from '../../../local/medical-history';
@@ -43,12 +42,16 @@ type Entry = { id: string } & Record<string, unknown>;
 type Editing = { section: ListSection; entry: Entry | null } | { lifestyle: true } | null;
 type Removing = { section: ListSection; entry: Entry } | null;
 
-/** The patient's history on this device; undefined while the first read runs (no flash of empty states). */
+/**
+ * The patient's history on this device, assembled into lists by the domain's one assembler (the table
+ * holds the record as stored: an entry per field); undefined while the first read runs (no flash of
+ * empty states).
+ */
 export function usePatientHistory(patientId: string | null): FullMedicalHistory | null | undefined {
   return useLiveQuery(async () => {
     if (!patientId || !hasUserDb()) return null;
     const row = await userDb().medical_history.where('patient_id').equals(patientId).first();
-    return withHistoryDefaults(row ?? { id: '', patient_id: patientId, version: 0 });
+    return assembledHistory(row ?? { id: '', patient_id: patientId, version: 0 });
   }, [patientId]);
 }
 
@@ -80,10 +83,7 @@ export function MedicalHistoryPage({ patientId, editable, after }: Props) {
 
   const saveEntry = (section: ListSection, isNew: boolean) => async (value: unknown) => {
     const id = editing && 'section' in editing && editing.entry ? editing.entry.id : crypto.randomUUID();
-    const parsed = section.schema.parse({
-      ...(value as object),
-      id,
-    }) as MedicalHistoryFields[HistoryListField][number];
+    const parsed = section.schema.parse({ ...(value as object), id }) as HistoryEntry;
     await saveHistoryEntry(userDb(), patientId, section.field, parsed);
     setEditing(null);
     toast.success(`${capitalized(section.noun)} ${isNew ? 'added' : 'updated'}.`);
