@@ -54,7 +54,7 @@ describe('the patient', () => {
     await tap('Good');
     const sleep = await heading('About how many hours did you sleep last night?');
     // The question's heading takes the focus, so a keyboard or screen reader follows the conversation.
-    expect(document.activeElement).toBe(sleep);
+    await waitFor(() => expect(document.activeElement).toBe(sleep));
     expect(screen.getByTestId('check-in-answers').textContent).toContain('Good');
     await tap('7 hours');
     await heading('How much pain are you in right now?');
@@ -127,9 +127,12 @@ describe('speech', () => {
     expect(synthesis.spoken).toEqual([]);
     await tap('Not so good');
     await heading('About how many hours did you sleep last night?');
-    expect(synthesis.spoken).toEqual([
-      { text: 'About how many hours did you sleep last night?', lang: 'en-US' },
-    ]);
+    // Read aloud by an effect, once the question is on screen.
+    await waitFor(() =>
+      expect(synthesis.spoken).toEqual([
+        { text: 'About how many hours did you sleep last night?', lang: 'en-US' },
+      ]),
+    );
   });
 
   it('says nothing when it is off', async () => {
