@@ -2,11 +2,14 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { PDFDocument } from 'pdf-lib';
 import {
   VIEWPORTS,
+  acceptBetaPolicyThroughApi,
   apiToken,
+  bearer,
   createVerifiedUser,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   signInThroughUi,
   storedToken,
   waitForServiceWorker,
@@ -347,3 +350,45 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
+
+test('a caregiver’s Home for the selected patient: results and check-in with the Read permissions, and why not without', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const patient = await createVerifiedUser(request, 'Patient', 'Paz Patient');
+  const patientToken = await apiToken(request, patient.email);
+  await acceptBetaPolicyThroughApi(request, patientToken);
+  const profile = await (await request.get('/api/auth/profile', { headers: bearer(patientToken) })).json();
+  await labReport(request, patientToken, profile.data.patient_id as string, 'Metabolic Panel', 2, [
+    { name: 'Glucose', value: '61', unit: 'mg/dL', flag: 'L', reference_range: '70-99' },
+  ]);
+  const reader = await linkCaregiverThroughApi(request, patientToken, 'Rita Reader', [
+    'ReadLabReport',
+    'ReadMedicalHistory',
+  ]);
+  const booker = await linkCaregiverThroughApi(request, patientToken, 'Bo Booker', ['ReadAppointment']);
+
+  await page.setViewportSize(VIEWPORTS[0]);
+  await signInThroughUi(page, reader.email);
+  // The only patient is selected by itself; the caregiver's Home shows that patient's cards.
+  const result = card(page, 'results').getByTestId('home-result').first();
+  await expect(result).toContainText('Glucose');
+  await expect(result).toContainText('Low');
+  await expect(card(page, 'results').getByRole('link', { name: 'See all lab reports' })).toHaveAttribute(
+    'href',
+    '/caregiver/lab-report',
+  );
+  await expect(card(page, 'check-in')).toContainText('The patient has not checked in yet today.');
+  await checkLayout(page);
+
+  const other = await browser.newContext({ viewport: VIEWPORTS[1] });
+  const otherPage = await other.newPage();
+  await signInThroughUi(otherPage, booker.email);
+  await expect(card(otherPage, 'appointments')).toBeVisible();
+  for (const id of ['results', 'check-in', 'fitbit'])
+    await expect(card(otherPage, id)).toContainText('The patient has not given you access to this section.');
+  await expect(card(otherPage, 'results')).not.toContainText('Glucose');
+  await checkLayout(otherPage);
+  await other.close();
+});
