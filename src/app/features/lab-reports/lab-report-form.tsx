@@ -11,7 +11,7 @@ import { parseSpokenDate } from '../../../domain/spoken-date';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
-import { WithVoiceInput } from './lab-voice-field';
+import { WithVoiceInput } from '../../ui/with-voice-input';
 import {
   checkLabForm,
   EMPTY_LAB_FORM,

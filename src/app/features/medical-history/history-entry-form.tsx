@@ -1,19 +1,10 @@
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type FormEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { parseSpokenDate } from '../../../domain/spoken-date';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
+import { WithVoiceInput } from '../../ui/with-voice-input';
 import type { FieldSpec, FormText } from './history-sections';
 import { valueOfFormText } from './history-sections';
 
@@ -21,10 +12,6 @@ import { valueOfFormText } from './history-sections';
 // Checked with the domain's schema as the person types (errors show once a field was left or on save),
 // the focus starts in the first field and goes to the first problem on a refused save. Text and date
 // fields have voice input when speech is on (loaded after the form, as the other forms do).
-
-const VoiceInput = lazy(() =>
-  import('../../ui/voice-input-button').then((module) => ({ default: module.VoiceInput })),
-);
 
 type Props = {
   /** Names the form for screen readers (the sheet's title). */
@@ -37,21 +24,6 @@ type Props = {
   onSave: (value: unknown) => Promise<void>;
   onCancel: () => void;
 };
-
-function WithVoice(props: {
-  label: string;
-  onTranscript: (heard: string) => string | null;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex min-w-0 flex-wrap items-start gap-x-2">
-      <div className="min-w-0 flex-1">{props.children}</div>
-      <Suspense fallback={null}>
-        <VoiceInput label={props.label} onTranscript={props.onTranscript} />
-      </Suspense>
-    </div>
-  );
-}
 
 function NotesField(props: {
   label: string;
@@ -174,14 +146,14 @@ export function HistoryEntryForm({ label, fields, initial, schema, submitLabel, 
           );
         if (spec.kind === 'notes') return <NotesField key={spec.name} {...common(spec)} />;
         return (
-          <WithVoice key={spec.name} label={spec.label} onTranscript={heard(spec)}>
+          <WithVoiceInput key={spec.name} label={spec.label} onTranscript={heard(spec)}>
             <TextField
               {...common(spec)}
               required={spec.required}
               {...(spec.placeholder ? { placeholder: spec.placeholder } : {})}
               {...(spec.kind === 'date' ? { hint: 'A year, a month or a day.' } : {})}
             />
-          </WithVoice>
+          </WithVoiceInput>
         );
       })}
       <FormAlert message={failure} />

@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 
-// The lab report form's fields with voice input. The microphone loads after the form (nothing of speech
-// in the first screens' JavaScript); the row is laid out here, in the lab reports' own chunk, because a
-// layout module shared with other screens would add a chunk name to the first screens' preload list.
+// A form field with voice input beside it (the lab report form, the medical history's entries). The
+// microphone loads after the form, so nothing of speech is in the first screens' JavaScript; no first
+// screen imports this module (tests/build/budget.mjs holds them to it).
 const VoiceInput = lazy(() =>
-  import('../../ui/voice-input-button').then((module) => ({ default: module.VoiceInput })),
+  import('./voice-input-button').then((module) => ({ default: module.VoiceInput })),
 );
 
 /** A field with its microphone button beside it (when speech is enabled) and the button's message under it. */
