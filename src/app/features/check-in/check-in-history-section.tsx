@@ -4,7 +4,7 @@ import type { CheckInDaySummary } from '../../../domain/check-in';
 import { deviceDay } from '../../../domain/clock';
 import { hasUserDb, userDb } from '../../../local/db';
 import { checkInSummaries } from '../../../local/check-in';
-import { Chart } from '../../ui/chart/chart';
+import { Chart, type ChartProps } from '../../ui/chart/chart';
 
 // The check-ins of the last 30 days, charted (issue 14 point 5): mood, sleep, pain and the PHQ-2 total,
 // one point a day, read live from the replica (a check-in answered offline shows at once). A day with
@@ -25,6 +25,37 @@ const labelOf = (day: string) => shortDay.format(new Date(`${day}T12:00:00Z`));
 
 const pointsOf = (days: readonly CheckInDaySummary[], value: (day: CheckInDaySummary) => number | null) =>
   days.map((day) => ({ label: labelOf(day.day), value: value(day) }));
+
+/** The charts, each one answer over the days, on its own fixed scale. */
+const CHARTS: readonly (Omit<ChartProps, 'points'> & {
+  value: (day: CheckInDaySummary) => number | null;
+})[] = [
+  {
+    title: 'Mood (1 Bad to 5 Very good)',
+    unit: 'out of 5',
+    kind: 'line',
+    min: 1,
+    max: 5,
+    value: (day) => day.mood,
+  },
+  { title: 'Sleep', unit: 'hours', kind: 'bar', min: 0, max: 10, value: (day) => day.sleep_hours },
+  {
+    title: 'Pain (0 none to 10 worst)',
+    unit: 'out of 10',
+    kind: 'line',
+    min: 0,
+    max: 10,
+    value: (day) => day.pain,
+  },
+  {
+    title: 'PHQ-2 score (3 or more: worth talking about with your doctor)',
+    unit: 'out of 6',
+    kind: 'bar',
+    min: 0,
+    max: 6,
+    value: (day) => day.phq2_score,
+  },
+];
 
 export function CheckInHistorySection({ patientId }: { patientId: string }) {
   const headingId = useId();
@@ -49,38 +80,9 @@ export function CheckInHistorySection({ patientId }: { patientId: string }) {
             Checked in on {answered} of the last {CHART_DAYS} days.
           </p>
           <div className="grid gap-6 md:grid-cols-2">
-            <Chart
-              title="Mood (1 Bad to 5 Very good)"
-              unit="out of 5"
-              kind="line"
-              min={1}
-              max={5}
-              points={pointsOf(days, (day) => day.mood)}
-            />
-            <Chart
-              title="Sleep"
-              unit="hours"
-              kind="bar"
-              min={0}
-              max={10}
-              points={pointsOf(days, (day) => day.sleep_hours)}
-            />
-            <Chart
-              title="Pain (0 none to 10 worst)"
-              unit="out of 10"
-              kind="line"
-              min={0}
-              max={10}
-              points={pointsOf(days, (day) => day.pain)}
-            />
-            <Chart
-              title="PHQ-2 score (3 or more: worth talking about with your doctor)"
-              unit="out of 6"
-              kind="bar"
-              min={0}
-              max={6}
-              points={pointsOf(days, (day) => day.phq2_score)}
-            />
+            {CHARTS.map(({ value, ...chart }) => (
+              <Chart key={chart.title} {...chart} points={pointsOf(days, value)} />
+            ))}
           </div>
         </>
       )}
