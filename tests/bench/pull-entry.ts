@@ -75,8 +75,8 @@ function deleteDatabase(name: string): Promise<void> {
   });
 }
 
-/** A raw IndexedDB database shaped like the replica's appointments table (key id, two indexes). */
-const REPLICA_INDEXES: (string | string[])[] = ['patient_id', 'appointment_date'];
+/** A raw IndexedDB database shaped like the replica's appointments table (key id, indexed by patient_id). */
+const REPLICA_INDEXES: (string | string[])[] = ['patient_id'];
 function openRaw(name: string, indexes = REPLICA_INDEXES): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open(name, 1);
@@ -113,29 +113,29 @@ export type WriterKind =
   | 'raw'
   | 'raw-no-index'
   | 'raw-compound-index'
-  | 'raw-patient-index'
+  | 'raw-date-index'
   | 'dexie-bulkput'
   | 'engine-apply'
   | 'engine-apply-no-count'
   | 'engine-apply-compound-index'
-  | 'engine-apply-patient-index'
+  | 'engine-apply-date-index'
   | 'none';
 
 /**
- * The replica with other indexes on appointments, as a schema version 2 would make it: one compound
- * [patient_id+appointment_date] in place of the two single ones, or patient_id alone (the app's one query
- * of appointments, where('patient_id').equals(id).sortBy('appointment_date'), sorts in memory and does
- * not use the appointment_date index).
+ * The replica with other indexes on appointments, as a later schema version would make it: one compound
+ * [patient_id+appointment_date] in place of patient_id, or the appointment_date index of schema
+ * versions 1-7 back beside patient_id (version 8 dropped it: the app's query of appointments,
+ * where('patient_id').equals(id).sortBy('appointment_date'), sorts in memory and never used it).
  */
 class ReindexedDb extends KincareDb {
   constructor(name: string, options: ConstructorParameters<typeof KincareDb>[1], appointments: string) {
     super(name, options);
-    this.version(2).stores({ appointments });
+    this.version(100).stores({ appointments });
   }
 }
 const REINDEXED: Partial<Record<WriterKind, string>> = {
   'engine-apply-compound-index': 'id, [patient_id+appointment_date]',
-  'engine-apply-patient-index': 'id, patient_id',
+  'engine-apply-date-index': 'id, patient_id, appointment_date',
 };
 
 async function openWriter(kind: WriterKind, durability: Durability): Promise<Writer> {
@@ -153,16 +153,15 @@ async function openWriter(kind: WriterKind, durability: Durability): Promise<Wri
     kind === 'raw' ||
     kind === 'raw-no-index' ||
     kind === 'raw-compound-index' ||
-    kind === 'raw-patient-index'
+    kind === 'raw-date-index'
   ) {
     const name = fresh('raw');
     const indexes = {
       raw: REPLICA_INDEXES,
       'raw-no-index': [],
-      // One index [patient_id+appointment_date] serves both of the replica's queries (a patient's
-      // appointments, in date order) where it now keeps two.
+      // One index [patient_id+appointment_date] would serve a patient's appointments in date order.
       'raw-compound-index': [['patient_id', 'appointment_date']],
-      'raw-patient-index': ['patient_id'],
+      'raw-date-index': ['patient_id', 'appointment_date'],
     }[kind];
     const database = await openRaw(name, indexes);
     return {
@@ -341,7 +340,6 @@ function workerMain() {
         open.onupgradeneeded = () => {
           const store = open.result.createObjectStore('appointments', { keyPath: 'id' });
           store.createIndex('patient_id', 'patient_id');
-          store.createIndex('appointment_date', 'appointment_date');
         };
         open.onerror = () => reject(open.error);
         open.onsuccess = () => resolve(open.result);
