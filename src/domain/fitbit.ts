@@ -34,9 +34,11 @@ export type FitbitDay = z.infer<typeof fitbitDaySchema>;
 /**
  * GET /api/fitbit/data?patient=: whether the patient's Fitbit is connected and, when it is, the last 30
  * days (oldest first). `reconnect` is true when Fitbit ended the connection (a revoked refresh token):
- * the patient must connect again.
+ * the patient must connect again. `set_up` is false on a server without a Fitbit app (FITBIT_CLIENT_ID
+ * unset): there is nothing to connect to, which is a fact to show rather than an error to log.
  */
 export const fitbitDataSchema = z.object({
+  set_up: z.boolean(),
   connected: z.boolean(),
   reconnect: z.boolean(),
   days: z.array(fitbitDaySchema),
@@ -44,6 +46,15 @@ export const fitbitDataSchema = z.object({
   fetched_at: z.string().nullable(),
 });
 export type FitbitData = z.infer<typeof fitbitDataSchema>;
+
+/** What a patient without a Fitbit connection reads; `setUp` false when the server has no Fitbit app. */
+export const notConnectedFitbit = (setUp: boolean): FitbitData => ({
+  set_up: setUp,
+  connected: false,
+  reconnect: false,
+  days: [],
+  fetched_at: null,
+});
 
 /** GET /api/fitbit/authorize: where to send the patient to allow Kincare to read their Fitbit. */
 export const fitbitAuthorizeSchema = z.object({ url: z.string() });

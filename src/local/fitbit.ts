@@ -3,6 +3,7 @@ import {
   fitbitAuthorizeSchema,
   fitbitDataSchema,
   fitbitMessageSchema,
+  notConnectedFitbit,
   type FitbitData,
 } from '../domain/fitbit';
 import type { KincareDb } from './db';
@@ -100,7 +101,7 @@ export async function disconnectFitbit(
     const parsed = fitbitMessageSchema.safeParse(response.data);
     // Kept as 'not connected' (not deleted), so Home offers to connect again at once, offline too.
     const saved: SavedFitbit = {
-      data: { connected: false, reconnect: false, days: [], fetched_at: null },
+      data: notConnectedFitbit(true),
       savedAt: new Date().toISOString(),
     };
     await db.syncState.put({ key: fitbitKey(patientId), value: JSON.stringify(saved) });

@@ -52,6 +52,7 @@ export async function connectionRow(ctx: TestContext, patient: Person) {
 
 export type Data = {
   connected: boolean;
+  set_up: boolean;
   reconnect: boolean;
   days: {
     date: string;

@@ -176,7 +176,13 @@ describe('GET /api/fitbit/data', () => {
   it('answers not connected before the patient connects, without asking Fitbit', async () => {
     const answer = await readData(ctx, patient);
     expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toEqual({ connected: false, reconnect: false, days: [], fetched_at: null });
+    expect(answer.json()).toEqual({
+      set_up: true,
+      connected: false,
+      reconnect: false,
+      days: [],
+      fetched_at: null,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -265,19 +271,30 @@ describe('DELETE /api/fitbit', () => {
 });
 
 describe('a server without Fitbit set up', () => {
-  it("answers 503 'Fitbit is not set up on this server.' and still lets a patient disconnect", async () => {
+  it("answers 503 'Fitbit is not set up on this server.' to connecting, 'not set up' to reading, and still lets a patient disconnect", async () => {
     const bare = await startTestApp();
     try {
       const person = await makePerson(bare, 'Patient');
-      const calls = [
-        authorize(bare, person),
-        callback(bare, person, { code: 'abc', userId: person.userId }),
-        readData(bare, person),
-      ];
+      const calls = [authorize(bare, person), callback(bare, person, { code: 'abc', userId: person.userId })];
       for (const answer of await Promise.all(calls)) {
         expect(answer.statusCode).toBe(503);
         expect(answer.json<{ message: string }>().message).toBe(FITBIT_MESSAGES.notSetUp);
       }
+      // Reading is not an error here: Home opens on every visit, and a failed request each time would
+      // only fill the console. The answer says there is nothing to connect to.
+      const read = await readData(bare, person);
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toEqual({
+        set_up: false,
+        connected: false,
+        reconnect: false,
+        days: [],
+        fetched_at: null,
+      });
+      // Still after the permission check: a stranger naming the patient is refused as anywhere else.
+      const stranger = await makePerson(bare, 'Caregiver');
+      const refused = await readData(bare, stranger, person.patientId ?? undefined);
+      expect(refused.statusCode).toBe(403);
       const gone = await as(bare, person, { method: 'DELETE', url: '/api/fitbit' });
       expect(gone.statusCode).toBe(200);
     } finally {

@@ -7,6 +7,7 @@ import {
   fitbitDataQuerySchema,
   fitbitDataSchema,
   fitbitMessageSchema,
+  notConnectedFitbit,
 } from '../../domain/fitbit';
 import type { FitbitConfig } from '../config-fitbit';
 import { HttpError } from '../plugins/errors';
@@ -21,8 +22,9 @@ import { byUser, limitBy } from './auth-rate-limit';
 
 // /api/fitbit (SPEC sections 2, 5 and 7; issue 14 point 6). The patient connects their Fitbit (authorize,
 // then the callback page posts the code), reads the last 30 days (data; a linked caregiver with Read
-// Medical History reads them too) and disconnects. Without FITBIT_CLIENT_ID every call but disconnecting
-// answers 503, after the caller's right to make it was checked (so a refusal is the same either way).
+// Medical History reads them too) and disconnects. Without FITBIT_CLIENT_ID connecting answers 503 and
+// reading answers 'not set up' (set_up: false, so Home says so without a failed request on every visit),
+// each after the caller's right to make the call was checked (so a refusal is the same either way).
 
 /** Connecting, per person and minute: a few tries are plenty; more would only spend Fitbit's quota. */
 export const FITBIT_CONNECT_PER_MINUTE = 10;
@@ -113,8 +115,8 @@ export const fitbitRoutes: FastifyPluginAsyncZod = async (app) => {
         request.query.patient,
         'ReadMedicalHistory',
       );
-      const config = setUp();
-      return fitbitDataOf(app.db, config, patientId, request.log);
+      if (!app.config.fitbit) return notConnectedFitbit(false);
+      return fitbitDataOf(app.db, app.config.fitbit, patientId, request.log);
     },
   );
 

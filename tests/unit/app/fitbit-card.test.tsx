@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { FITBIT_MESSAGES, type FitbitData } from '../../../src/domain/fitbit';
+import { FITBIT_MESSAGES, notConnectedFitbit, type FitbitData } from '../../../src/domain/fitbit';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { http } from '../../../src/local/http';
 import { setHttpEvents } from '../../../src/local/http-events';
@@ -28,12 +28,13 @@ const DAY = (date: string, steps: number | null) => ({
   sleep_minutes: 420,
 });
 const CONNECTED: FitbitData = {
+  set_up: true,
   connected: true,
   reconnect: false,
   days: [DAY('2026-11-23', 5000), DAY('2026-11-24', null)],
   fetched_at: '2026-11-24T14:00:00.000Z',
 };
-const NOT_CONNECTED: FitbitData = { connected: false, reconnect: false, days: [], fetched_at: null };
+const NOT_CONNECTED: FitbitData = notConnectedFitbit(true);
 
 let db: KincareDb;
 let route: (call: Call) => Answer;
@@ -90,7 +91,7 @@ describe('the patient', () => {
     expect(screen.getByRole('button', { name: 'Connect Fitbit' })).toBeTruthy();
     cleanup();
     await db.syncState.clear();
-    route = () => ({ status: 503, data: { message: FITBIT_MESSAGES.notSetUp } });
+    route = () => ({ status: 200, data: notConnectedFitbit(false) });
     render(<FitbitHomeCard patientId={PATIENT} />);
     expect(await screen.findByText(FITBIT_MESSAGES.notSetUp)).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();

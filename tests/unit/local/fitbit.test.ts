@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FITBIT_MESSAGES, type FitbitData } from '../../../src/domain/fitbit';
+import { FITBIT_MESSAGES, notConnectedFitbit, type FitbitData } from '../../../src/domain/fitbit';
 import { DB_PREFIX, KincareDb } from '../../../src/local/db';
 import { http } from '../../../src/local/http';
 import { setHttpEvents } from '../../../src/local/http-events';
@@ -18,6 +18,7 @@ import { fakeServer, type Answer, type Call } from './support';
 
 const PATIENT = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
 const DATA: FitbitData = {
+  set_up: true,
   connected: true,
   reconnect: false,
   days: [{ date: '2026-11-24', steps: 5234, resting_heart_rate: 61, sleep_minutes: 410 }],
@@ -106,7 +107,7 @@ describe('disconnecting Fitbit', () => {
     expect(await disconnectFitbit(db, PATIENT)).toEqual({ ok: true, message: FITBIT_MESSAGES.disconnected });
     expect(calls.at(-1)).toMatchObject({ method: 'DELETE', url: '/fitbit' });
     const saved = await readSavedFitbit(db, PATIENT);
-    expect(saved?.data).toEqual({ connected: false, reconnect: false, days: [], fetched_at: null });
+    expect(saved?.data).toEqual(notConnectedFitbit(true));
   });
 
   it('keeps the days when the server could not be reached', async () => {

@@ -54,8 +54,7 @@ export function FitbitHomeCard({ patientId }: { patientId: string }) {
   const problem = useFitbitRefresh(patientId, online);
   const patient = session?.role !== 'Caregiver';
 
-  if (problem?.status === 503 && problem.message === FITBIT_MESSAGES.notSetUp)
-    return <p className="text-muted">{FITBIT_MESSAGES.notSetUp}</p>;
+  if (saved?.data.set_up === false) return <p className="text-muted">{FITBIT_MESSAGES.notSetUp}</p>;
   if (saved === undefined) return <p className="text-muted">Checking the Fitbit summary...</p>;
   if (saved === null) {
     if (!online)

@@ -4,6 +4,7 @@ import {
   FITBIT_DAYS,
   FITBIT_MESSAGES,
   FITBIT_REFRESH_MS,
+  notConnectedFitbit,
   type FitbitData,
   type FitbitDay,
 } from '../../../domain/fitbit';
@@ -168,6 +169,7 @@ async function keptDays(db: Database, patientId: string): Promise<FitbitDay[]> {
 async function answerOf(db: Database, patientId: string, connection: Connection): Promise<FitbitData> {
   const ended = connection.status === 'ended';
   return {
+    set_up: true,
     connected: !ended,
     reconnect: ended,
     days: await keptDays(db, patientId),
@@ -208,7 +210,7 @@ async function readFitbitData(
   log: FastifyBaseLogger,
 ): Promise<FitbitData> {
   const connection = await connectionOf(db, patientId);
-  if (!connection) return { connected: false, reconnect: false, days: [], fetched_at: null };
+  if (!connection) return notConnectedFitbit(true);
   const fresh = connection.checkedAt && Date.now() - connection.checkedAt.getTime() < FITBIT_REFRESH_MS;
   if (connection.status === 'ended' || fresh) return answerOf(db, patientId, connection);
   await db
