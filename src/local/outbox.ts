@@ -1,5 +1,6 @@
 import type { SyncedResource } from '../domain/sync';
 import { RESOURCE_TITLE_FIELD } from './sync-resources';
+import { registerBackgroundSync } from './background-sync';
 import type { KincareDb, OutboxEntry, OutboxOp, ServerRow, StoredBlob, SyncedRow } from './db';
 
 // The one write path of every synced resource: the row (optimistic) and its outbox entry are written in
@@ -104,6 +105,7 @@ export async function enqueue(db: KincareDb, change: QueuedChange, now = Date.no
     if (next) await view.put(next);
     else await view.delete(change.id);
   });
+  void registerBackgroundSync();
   for (const listener of listeners) listener();
 }
 

@@ -4,7 +4,7 @@ import { endSession, onSessionChange, readSession } from './session';
 import { createTransport } from './sync-transport';
 import { syncOnce, type SyncResult } from './sync-engine';
 import { syncLockName } from './sync-lock';
-import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from './sync-tags';
+import { registerPeriodicSync } from './background-sync';
 import { registerRunningSync, stopSync, unregisterRunningSync } from './sync-trigger';
 
 // The page's side of syncing: when to sync. On start, when the device comes online, when the app becomes
@@ -18,10 +18,6 @@ type Hooks = {
   onResult: (result: SyncResult) => void;
   /** The server answered 401 and the session is over: the device has already forgotten the person. */
   onSessionEnded?: () => void;
-};
-type BackgroundRegistration = ServiceWorkerRegistration & {
-  sync?: { register: (tag: string) => Promise<void> };
-  periodicSync?: { register: (tag: string, options: { minInterval: number }) => Promise<void> };
 };
 
 export function startSync(userId: string, hooks: Hooks): () => void {
@@ -68,8 +64,8 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   const unsubscribeSession = onSessionChange(() => {
     if (readSession()?.userId !== userId) stop();
   });
+  // The queue asks for the service worker's `sync` itself (outbox.ts), also before this client runs.
   const unsubscribe = onOutboxChange(() => {
-    void registerBackgroundSync();
     if (navigator.onLine) void run(false);
   });
   window.addEventListener('online', onOnline);
@@ -100,32 +96,5 @@ async function readReportsChosenOffline(): Promise<void> {
     await readWaitingReports(db);
   } catch {
     // Signed out meanwhile, or the module could not load offline: the next sync tries again.
-  }
-}
-
-async function serviceWorkerRegistration(): Promise<BackgroundRegistration | null> {
-  if (!('serviceWorker' in navigator) || !navigator.serviceWorker.controller) return null;
-  return navigator.serviceWorker.ready;
-}
-
-/** Asks the browser to fire `sync` in the service worker when the device is online, even if the page is closed. */
-async function registerBackgroundSync(): Promise<void> {
-  try {
-    await (await serviceWorkerRegistration())?.sync?.register(BACKGROUND_SYNC_TAG);
-  } catch {
-    // No Background Sync here: the page's own triggers replay the queue on the next open.
-  }
-}
-
-/** The nightly sync of an installed app, where the browser offers it. */
-async function registerPeriodicSync(): Promise<void> {
-  try {
-    const registration = await serviceWorkerRegistration();
-    if (!registration?.periodicSync) return;
-    const status = await navigator.permissions.query({ name: 'periodic-background-sync' as PermissionName });
-    if (status.state === 'granted')
-      await registration.periodicSync.register(PERIODIC_SYNC_TAG, { minInterval: 12 * 60 * 60 * 1000 });
-  } catch {
-    // Not installed, or not offered by this browser: the page syncs whenever it is open.
   }
 }
