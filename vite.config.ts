@@ -122,19 +122,22 @@ export default defineConfig({
           groups: [
             { name: 'axios', test: /node_modules[\\/]axios[\\/]/ },
             { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
-            { name: 'dexie', test: /node_modules[\\/]dexie[\\/]/ },
             { name: 'luxon', test: /node_modules[\\/]luxon[\\/]/ },
-            // The icons of the signed-in shell's menus, which every signed-in page shows, in one chunk: each
-            // was a chunk of its own (shared with the screens that use it too), and eight small files cost
-            // the first load of a dashboard more than their bytes.
             // What every icon is drawn with stays apart: the sign-in page needs it, not the shell's icons.
             {
               name: 'lucide-base',
               test: /lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|Icon|context|defaultAttributes|shared[\\/].*)\.mjs$/,
             },
+            // What every page loads from the start (the entry's static imports) in the entry's chunk: as
+            // separate chunks they were sixteen requests before the first screen (a phone on a slow network
+            // waits a round trip for every few of them).
+            { name: 'initial', tags: ['$initial'] },
+            // What every signed-in first screen needs beside the entry, in one chunk: the replica (Dexie and
+            // its React hooks), the session and permission hooks, and the icons of the shell's menus. Apart,
+            // they were a dozen small files, each a request on the way to Home; the sign-in page needs none.
             {
-              name: 'shell-icons',
-              test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill)\.mjs$/,
+              name: 'signed-in',
+              test: /node_modules[\\/](dexie|dexie-react-hooks)[\\/]|src[\\/]local[\\/](db|sync-trigger)\.ts$|src[\\/]domain[\\/](permissions|schedule-texts)\.ts$|src[\\/]app[\\/]shell[\\/](use-caregiver-permissions|use-selected-patient|use-session)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill|store|flask-conical)\.mjs$/,
             },
           ],
         },

@@ -1,20 +1,22 @@
 import { lazy, Suspense } from 'react';
 import { createRootRoute, Outlet } from '@tanstack/react-router';
+import { useScreenDrawn } from '../shell/first-screen';
 import { applyTheme } from '../shell/theme';
 import { LoadingScreen } from '../ui/loading-screen';
 
 // The person's colour theme, before the first screen renders (no inline script: the CSP forbids it).
 applyTheme();
 
-// The toasts' library loads right after the first screen (ui/toast-later.ts says why).
+// The toasts' library loads once the first screen is drawn (ui/toast-later.ts, shell/first-screen.ts).
 const AppToaster = lazy(() => import('../shell/toasts').then((module) => ({ default: module.AppToaster })));
-// Registering the service worker waits until after the first screen (it is never what that screen needs).
+// Registering the service worker waits until the first screen is drawn (it is never what that screen needs).
 const PwaUpdatePrompt = lazy(() =>
   import('../shell/pwa-update').then((module) => ({ default: module.PwaUpdatePrompt })),
 );
 
-export const Route = createRootRoute({
-  component: () => (
+function RootLayout() {
+  const drawn = useScreenDrawn();
+  return (
     <>
       <a
         href="#main"
@@ -23,13 +25,21 @@ export const Route = createRootRoute({
         Skip to content
       </a>
       <Outlet />
-      <Suspense fallback={null}>
-        <AppToaster />
-      </Suspense>
-      <Suspense fallback={null}>
-        <PwaUpdatePrompt />
-      </Suspense>
+      {drawn ? (
+        <>
+          <Suspense fallback={null}>
+            <AppToaster />
+          </Suspense>
+          <Suspense fallback={null}>
+            <PwaUpdatePrompt />
+          </Suspense>
+        </>
+      ) : null}
     </>
-  ),
+  );
+}
+
+export const Route = createRootRoute({
+  component: RootLayout,
   pendingComponent: LoadingScreen,
 });

@@ -11,6 +11,7 @@ import {
   useSelectionUpkeep,
 } from './use-selected-patient';
 import { useProfile } from './use-session';
+import { useScreenDrawn } from './first-screen';
 
 // The weather (its icons, the position, the call) loads after the first paint: it is not part of any
 // first screen's JavaScript budget (tests/build/budget.mjs), and a screen never waits for it.
@@ -26,6 +27,7 @@ type Props = { role: Role; weather?: ReactNode; syncStatus?: ReactNode };
 
 export function Header({ role, weather, syncStatus }: Props) {
   const profile = useProfile();
+  const drawn = useScreenDrawn();
   const greeting = greetingFor(new Date().getHours());
   const profilePath = role === 'Caregiver' ? '/caregiver/profile' : '/profile';
   const patients = useAssociatedPatients();
@@ -45,22 +47,24 @@ export function Header({ role, weather, syncStatus }: Props) {
             <span className="block truncate text-sm text-muted md:inline md:text-lg md:text-text">
               {greeting}
             </span>
+            {/* The phone's second line is there before the profile is read, so the greeting does not move. */}
+            <span className="block truncate text-base font-semibold md:hidden">
+              {profile ? profile.name.trim().split(/\s+/)[0] : '\u00a0'}
+            </span>
             {profile ? (
               <>
                 <span className="hidden md:inline">{', '}</span>
-                <span className="block truncate text-base font-semibold md:hidden">
-                  {profile.name.trim().split(/\s+/)[0]}
-                </span>
                 <span className="hidden md:inline">{profile.name}</span>
               </>
             ) : null}
           </p>
           {/* On a phone the weather is its icon and temperatures (the chip hides the place below 768 px). */}
-          {weather ?? (
-            <Suspense fallback={null}>
-              <WeatherChip />
-            </Suspense>
-          )}
+          {weather ??
+            (drawn ? (
+              <Suspense fallback={null}>
+                <WeatherChip />
+              </Suspense>
+            ) : null)}
         </div>
         <div className="flex shrink-0 items-center gap-2 md:gap-4">
           {role === 'Caregiver' ? (

@@ -8,13 +8,14 @@ import { Header } from './header';
 import { TabBar } from './tab-bar';
 import type { MoreItem } from './more-sheet';
 import { PATIENT_NAV, caregiverNav, caregiverSubmenu, splitForPhone } from './navigation';
+import { useScreenDrawn } from './first-screen';
 import { SyncStatusPlaceholder } from './sync-status-placeholder';
 import { useCaregiverPermissions } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 
 // The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
-// its library) right after the first paint: the shell is part of every signed-in first screen, whose
-// JavaScript has a budget (tests/build/budget.mjs).
+// its library) once the screen is drawn (first-screen.ts): the shell is part of every signed-in first
+// screen, whose JavaScript has a budget (tests/build/budget.mjs).
 const loadMoreSheet = () => import('./more-sheet');
 const loadUnsentChangesDialog = () => import('./unsent-changes-dialog');
 const loadAccount = () => import('../../local/account');
@@ -28,13 +29,11 @@ const UnsentChangesDialog = lazy(() =>
  * Fetches what the shell loads on demand once the first screen is up, while there is a connection: the
  * More sheet and signing out must open with no signal, also before the service worker has taken over.
  */
-function usePrefetchShell(): void {
+function usePrefetchShell(drawn: boolean): void {
   useEffect(() => {
-    const timer = setTimeout(() => {
-      for (const load of [loadMoreSheet, loadUnsentChangesDialog, loadAccount]) load().catch(() => undefined); // offline now: the first use loads it (from the service worker's cache)
-    }, 0);
-    return () => clearTimeout(timer);
-  }, []);
+    if (!drawn) return;
+    for (const load of [loadMoreSheet, loadUnsentChangesDialog, loadAccount]) load().catch(() => undefined); // offline now: the first use loads it (from the service worker's cache)
+  }, [drawn]);
 }
 
 function readCollapsed(): boolean {
@@ -64,8 +63,9 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const [askingAboutUnsent, setAskingAboutUnsent] = useState(false);
   const navigate = useNavigate();
   const phone = usePhoneNav(role);
-  useReplicaSync(userId);
-  usePrefetchShell();
+  const drawn = useScreenDrawn();
+  useReplicaSync(userId, drawn);
+  usePrefetchShell(drawn);
   const signOutNow = async () => {
     const { signOut } = await loadAccount();
     await signOut();
@@ -88,9 +88,13 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
         <Header
           role={role}
           syncStatus={
-            <Suspense fallback={<SyncStatusPlaceholder />}>
-              <SyncStatus />
-            </Suspense>
+            drawn ? (
+              <Suspense fallback={<SyncStatusPlaceholder />}>
+                <SyncStatus />
+              </Suspense>
+            ) : (
+              <SyncStatusPlaceholder />
+            )
           }
         />
         <main

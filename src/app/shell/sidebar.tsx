@@ -4,6 +4,7 @@ import { Ban, HeartPulse, LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-r
 import type { Role } from '../../domain/roles';
 import { CAREGIVER_NAV_ALWAYS, PATIENT_NAV, caregiverSubmenu, type NavEntry } from './navigation';
 import { useCaregiverPermissions } from './use-caregiver-permissions';
+import { useScreenDrawn } from './first-screen';
 
 // Offered only where the browser can install: loaded after the first paint (the budget of
 // tests/build/budget.mjs), as nothing on the first screen waits for it.
@@ -20,6 +21,7 @@ const itemClass =
   'flex min-h-11 items-center gap-3 rounded-control px-3 py-2 text-base text-nav-text hover:bg-nav-hover focus:outline-none focus-visible:ring-2 focus-visible:ring-nav-text';
 
 export function Sidebar({ role, collapsed, onToggle, onLogout }: Props) {
+  const drawn = useScreenDrawn();
   return (
     <nav
       aria-label="Main"
@@ -61,7 +63,7 @@ export function Sidebar({ role, collapsed, onToggle, onLogout }: Props) {
         {role === 'Caregiver' ? <CaregiverEntries collapsed={collapsed} /> : null}
       </ul>
       <div className="space-y-1 px-2 pt-2 pb-[calc(1rem+env(safe-area-inset-bottom))]">
-        {collapsed ? null : (
+        {collapsed || !drawn ? null : (
           <Suspense fallback={null}>
             <InstallButton className="text-nav-text hover:bg-nav-hover" />
           </Suspense>

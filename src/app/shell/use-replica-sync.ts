@@ -10,9 +10,10 @@ import { toastLater } from '../ui/toast-later';
 /**
  * Keeps the signed-in user's replica in sync while the app is open, and says what the person must know:
  * changes merged with another device's, changes refused, a session that ended (the queue stays on the
- * device and goes out after the next sign-in), or a sign-out in another tab (this one follows).
+ * device and goes out after the next sign-in), or a sign-out in another tab (this one follows). The sync
+ * client starts once `drawn` (the first screen is on screen: first-screen.ts).
  */
-export function useReplicaSync(userId: string): void {
+export function useReplicaSync(userId: string, drawn: boolean): void {
   const navigate = useNavigate();
   useFailedChangeToasts();
   useEffect(
@@ -31,6 +32,7 @@ export function useReplicaSync(userId: string): void {
   );
   useEffect(() => {
     // The sync client (transport, axios, the engine) loads after the first screen, which reads the replica.
+    if (!drawn) return;
     let stop: (() => void) | null = null;
     let cancelled = false;
     void import('../../local/sync-client').then(({ startSync }) => {
@@ -57,5 +59,5 @@ export function useReplicaSync(userId: string): void {
       cancelled = true;
       stop?.();
     };
-  }, [userId, navigate]);
+  }, [userId, navigate, drawn]);
 }

@@ -11,11 +11,14 @@ export function useSession(): Session | null {
   return useSyncExternalStore(subscribe, readSession);
 }
 
-/** The signed-in user's profile from the local table (no network wait). */
-export function useProfile(): Profile | undefined {
+/**
+ * The signed-in user's profile from the local table (no network wait): undefined while it is first read,
+ * null when this device has none.
+ */
+export function useProfile(): Profile | null | undefined {
   const session = useSession();
   return useLiveQuery(
-    async () => (session && hasUserDb() ? userDb().profile.get(session.userId) : undefined),
+    async () => (session && hasUserDb() ? ((await userDb().profile.get(session.userId)) ?? null) : null),
     [session?.userId],
   );
 }

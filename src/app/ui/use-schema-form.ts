@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
+import { useScreenDrawn } from '../shell/first-screen';
 
 // Form state checked against a domain schema (SPEC section 5: validation runs on change, on blur, on mount
 // and on submit; the form submits only when there are no errors). Errors are computed on every change;
 // they are shown for a field once it was touched, and for all fields after a submit attempt.
 //
 // The schema is given, or loaded: the sign-in page paints before Zod arrives (its first load has a budget,
-// tests/build/budget.mjs), so its form passes a loader, starts it on mount, and shows errors once it is
-// there; a submit waits for it (`validateReady`). Forms whose page loads Zod anyway use `useZodForm`
+// tests/build/budget.mjs), so its form passes a loader, starts it once the screen is drawn
+// (shell/first-screen.ts: Zod must not compete with the page it is not needed for) or at the first
+// keystroke or blur, and shows errors once it is there; a submit waits for it (`validateReady`). Forms whose page loads Zod anyway use `useZodForm`
 // (use-zod-form.ts), this hook with the schema given.
 
 export type FormValues = Record<string, string>;
@@ -30,6 +32,7 @@ export function useSchemaForm<Values extends FormValues>(source: SchemaSource, i
   const [loaded, setLoaded] = useState<z.ZodType | null>(null);
   const loading = useRef<Promise<z.ZodType> | null>(null);
   const schema = typeof source === 'function' ? loaded : source;
+  const drawn = useScreenDrawn();
 
   const load = useCallback((): Promise<z.ZodType> => {
     if (typeof source !== 'function') return Promise.resolve(source);
@@ -39,13 +42,16 @@ export function useSchemaForm<Values extends FormValues>(source: SchemaSource, i
     });
     return loading.current;
   }, [source]);
-  useEffect(() => {
-    // A failed load is tried again, and reported, by the submit that needs it.
+  // A failed load is tried again, and reported, by the submit that needs it.
+  const startLoading = useCallback(() => {
     if (typeof source === 'function')
       load().catch(() => {
         loading.current = null;
       });
   }, [source, load]);
+  useEffect(() => {
+    if (drawn) startLoading();
+  }, [drawn, startLoading]);
 
   const check = useCallback(
     (against: z.ZodType | null, checked: Values) => {
@@ -73,13 +79,17 @@ export function useSchemaForm<Values extends FormValues>(source: SchemaSource, i
     value: values[name] ?? '',
     error: visibleError(name),
     onChange: (value: string) => {
+      startLoading();
       setValues((previous) => ({ ...previous, [name]: value }));
       setServerErrors((previous) => {
         const { [name]: _dropped, ...rest } = previous;
         return rest;
       });
     },
-    onBlur: () => setTouched((previous) => ({ ...previous, [name]: true })),
+    onBlur: () => {
+      startLoading();
+      setTouched((previous) => ({ ...previous, [name]: true }));
+    },
   });
 
   const parse = <Output>(against: z.ZodType): Output | null => {

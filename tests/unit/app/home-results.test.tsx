@@ -40,8 +40,12 @@ vi.mock('../../../src/app/shell/use-selected-patient', () => ({
   useSelectedPatientId: () => who.selected,
 }));
 // Other features' cards: stand-ins that say whose card they are.
+const scheduleLoads = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../../src/app/features/medicines/load-todays-schedule', () => ({
-  loadTodaysSchedule: () => Promise.resolve({ TodaysSchedule: () => <p>Stand-in schedule</p> }),
+  loadTodaysSchedule: () => {
+    scheduleLoads.count++;
+    return Promise.resolve({ TodaysSchedule: () => <p>Stand-in schedule</p> });
+  },
 }));
 vi.mock('../../../src/app/features/check-in/check-in-home-card', () => ({
   CheckInHomeCard: ({ patientId }: { patientId: string }) => <p>Stand-in check-in of {patientId}</p>,
@@ -83,6 +87,11 @@ function report(id: string, fields: Partial<LabReport> = {}): LabReport {
 }
 
 const card = (id: string) => screen.getByTestId(`home-${id}`);
+/** Home, once its cards are drawn (together, when the device's tables have answered). */
+async function renderHome() {
+  render(<DashboardPage />);
+  await screen.findByTestId('home-sync');
+}
 
 let db: KincareDb;
 beforeAll(async () => {
@@ -92,7 +101,12 @@ beforeEach(async () => {
   who.role = 'Patient';
   who.permissions = [];
   who.selected = null;
-  await Promise.all([db.lab_reports.clear(), db.outbox.clear(), db.appointments.clear()]);
+  await Promise.all([
+    db.lab_reports.clear(),
+    db.outbox.clear(),
+    db.appointments.clear(),
+    db.prescriptions.clear(),
+  ]);
 });
 afterEach(() => {
   cleanup();
@@ -169,7 +183,7 @@ describe('the Latest results card', () => {
         report_date: '2026-03-20',
       }),
     ]);
-    render(<DashboardPage />);
+    await renderHome();
     const results = card('results');
     await waitFor(() => expect(within(results).getAllByTestId('home-result-report')).toHaveLength(2));
     const [newest, older] = within(results).getAllByTestId('home-result-report');
@@ -192,7 +206,7 @@ describe('the Latest results card', () => {
   });
 
   it('is honest when there is no report yet, and fills in when one is saved while Home is open', async () => {
-    render(<DashboardPage />);
+    await renderHome();
     const results = card('results');
     await waitFor(() => expect(results.textContent).toContain('No lab reports yet.'));
     expect(within(results).getByRole('link', { name: 'Go to Lab Reports' }).getAttribute('href')).toBe(
@@ -211,7 +225,7 @@ describe('the Latest results card', () => {
     who.selected = PATIENT;
     who.permissions = ['ReadLabReport'];
     await db.lab_reports.put(report('r', { results: [row('Glucose', '250', 'H')] }));
-    render(<DashboardPage />);
+    await renderHome();
     const results = card('results');
     await waitFor(() => expect(within(results).getAllByTestId('home-result')).toHaveLength(1));
     expect(results.textContent).toContain('High');
@@ -227,7 +241,7 @@ describe('the Latest results card', () => {
     await db.lab_reports.put(
       report('r', { report_type: 'Secret Panel', results: [row('Glucose', '250', 'H')] }),
     );
-    render(<DashboardPage />);
+    await renderHome();
     const results = card('results');
     // The other cards have rendered their content by now, so the results card had its chance too.
     await screen.findByText(`Stand-in check-in of ${PATIENT}`);
@@ -238,18 +252,42 @@ describe('the Latest results card', () => {
     expect(within(results).queryByRole('link')).toBeNull();
   });
 
-  it('asks a caregiver with no selected patient to select one', () => {
+  it('asks a caregiver with no selected patient to select one', async () => {
     who.role = 'Caregiver';
-    render(<DashboardPage />);
+    await renderHome();
     expect(card('results').textContent).toContain('Select a patient to see their newest lab results.');
     expect(card('check-in').textContent).toContain('Select a patient to see their daily check-ins.');
     expect(card('fitbit').textContent).toContain('Select a patient to see their Fitbit summary.');
   });
 });
 
+describe('the medicines card', () => {
+  // Only the fields the card counts by: the schedule itself is a stand-in here.
+  const prescriptionOf = (id: string, patientId: string) => ({ id, patient_id: patientId }) as never;
+
+  it('says at once that nothing is due when the device holds no prescription of the patient, without loading the schedule', async () => {
+    await db.prescriptions.put(prescriptionOf('rx-other', OTHER_PATIENT)); // another patient's counts for nothing
+    await renderHome();
+    const medicines = within(card('medicines'));
+    expect(medicines.getByText('No medicines to take today.')).toBeTruthy();
+    expect(medicines.getByRole('link', { name: 'Add a prescription' }).getAttribute('href')).toBe(
+      '/prescriptions',
+    );
+    expect(medicines.queryByText('Stand-in schedule')).toBeNull();
+    expect(scheduleLoads.count).toBe(0);
+  });
+
+  it('loads the schedule once the patient has a prescription on the device', async () => {
+    await db.prescriptions.put(prescriptionOf('rx-1', PATIENT));
+    await renderHome();
+    expect(await within(card('medicines')).findByText('Stand-in schedule')).toBeTruthy();
+    expect(scheduleLoads.count).toBe(1);
+  });
+});
+
 describe('the Check-in and Fitbit cards', () => {
   it('show their features’ content for the patient', async () => {
-    render(<DashboardPage />);
+    await renderHome();
     expect(within(card('check-in')).getByRole('heading', { name: 'Check-in' })).toBeTruthy();
     expect(within(card('fitbit')).getByRole('heading', { name: 'Fitbit' })).toBeTruthy();
     expect(await within(card('check-in')).findByText(`Stand-in check-in of ${PATIENT}`)).toBeTruthy();
@@ -260,7 +298,7 @@ describe('the Check-in and Fitbit cards', () => {
     who.role = 'Caregiver';
     who.selected = PATIENT;
     who.permissions = ['ReadLabReport'];
-    render(<DashboardPage />);
+    await renderHome();
     await waitFor(() => expect(card('results').textContent).toContain('No lab reports yet.'));
     for (const id of ['check-in', 'fitbit']) {
       expect(card(id).textContent).toContain('The patient has not given you access to this section.');

@@ -1,11 +1,14 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
 import { formatDateTime, relativeTime } from '../../../domain/clock';
 import type { Permission } from '../../../domain/permissions';
+import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
+import type { Appointment } from '../../../domain/appointments';
 import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { PageTitle } from '../../ui/page';
+import { screenDrawn } from '../../shell/first-screen';
 import { useCaregiverPermissions } from '../../shell/use-caregiver-permissions';
 import { useOnline } from '../../shell/use-online';
 import { useSelectedPatientId } from '../../shell/use-selected-patient';
@@ -13,6 +16,7 @@ import { useProfile, useSession } from '../../shell/use-session';
 import { CAREGIVER_PATHS, HomeCard, linkClass, PATIENT_PATHS, SectionLink, type Paths } from './home-card';
 import { CheckInCard, FitbitCard, ResultsCard } from './home-feature-cards';
 import { useNextAppointments } from './use-next-appointments';
+import { usePrescriptionCount } from './use-prescription-count';
 import { useSyncFacts, type SyncFacts } from './use-sync-facts';
 
 // Home (/dashboard and /caregiver/dashboard): what comes next, read from this device's tables (so it
@@ -33,6 +37,23 @@ export function DashboardPage() {
   // A patient may open every section of their own; a caregiver those the selected patient granted.
   const may = (permission: Permission) => !caregiver || held.includes(permission);
   const paths = caregiver ? CAREGIVER_PATHS : PATIENT_PATHS;
+  const readsAppointments = may('ReadAppointment');
+  const readsPrescriptions = may('ReadPrescription');
+  const next = useNextAppointments(readsAppointments ? patientId : null, NEXT_APPOINTMENTS);
+  const prescriptions = usePrescriptionCount(readsPrescriptions ? patientId : null);
+  const facts = useSyncFacts();
+  // The cards appear together once this device's tables have answered (milliseconds): drawn as each
+  // answer came, every card that grew pushed the ones below it down the screen while the person read.
+  // A patient's cards wait for the profile too: it names the patient whose records they show.
+  const ready =
+    (caregiver || profile !== undefined) &&
+    next !== undefined &&
+    prescriptions !== undefined &&
+    facts !== undefined;
+  // Home is drawn: what the shell adds around it (the sync client, the weather...) may load now.
+  useEffect(() => {
+    if (ready) screenDrawn();
+  }, [ready]);
 
   return (
     <>
@@ -59,31 +80,36 @@ export function DashboardPage() {
           </Link>
         </div>
       ) : null}
-      <div className="grid gap-4 md:grid-cols-2">
-        <MedicinesCard
-          patientId={patientId}
-          caregiver={caregiver}
-          allowed={may('ReadPrescription')}
-          canMark={may('EditPrescription')}
-          path={paths.prescriptions}
-        />
-        <NextAppointments
-          patientId={patientId}
-          allowed={may('ReadAppointment')}
-          canAdd={may('AddAppointment')}
-          path={paths.appointments}
-          caregiver={caregiver}
-        />
-        <SyncCard />
-        <ResultsCard
-          patientId={patientId}
-          caregiver={caregiver}
-          allowed={may('ReadLabReport')}
-          path={paths.labReport}
-        />
-        <CheckInCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
-        <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
-      </div>
+      {ready ? (
+        <div className="grid gap-4 md:grid-cols-2">
+          <MedicinesCard
+            patientId={patientId}
+            caregiver={caregiver}
+            allowed={readsPrescriptions}
+            prescriptions={prescriptions}
+            canMark={may('EditPrescription')}
+            canAdd={may('AddPrescription')}
+            path={paths.prescriptions}
+          />
+          <NextAppointments
+            patientId={patientId}
+            next={next}
+            allowed={readsAppointments}
+            canAdd={may('AddAppointment')}
+            path={paths.appointments}
+            caregiver={caregiver}
+          />
+          <SyncCard facts={facts} />
+          <ResultsCard
+            patientId={patientId}
+            caregiver={caregiver}
+            allowed={may('ReadLabReport')}
+            path={paths.labReport}
+          />
+          <CheckInCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
+          <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
+        </div>
+      ) : null}
     </>
   );
 }
@@ -98,18 +124,26 @@ const TodaysSchedule = lazy(() =>
     .then((module) => ({ default: module.TodaysSchedule })),
 );
 
-/** Home's first card: today's doses of the patient (the caregiver's selected patient), to tick off here. */
+/**
+ * Home's first card: today's doses of the patient (the caregiver's selected patient), to tick off here.
+ * With no prescription on the device it says so at once; the schedule is loaded only when there is one.
+ */
 function MedicinesCard({
   patientId,
   caregiver,
   allowed,
+  prescriptions,
   canMark,
+  canAdd,
   path,
 }: {
   patientId: string | null;
   caregiver: boolean;
   allowed: boolean;
+  /** How many prescriptions of the patient this device holds. */
+  prescriptions: number;
   canMark: boolean;
+  canAdd: boolean;
   path: Paths['prescriptions'];
 }) {
   const placeholder = (
@@ -117,10 +151,23 @@ function MedicinesCard({
       {caregiver ? 'The patient’s medicines due today show here.' : 'Your medicines due today show here.'}
     </p>
   );
+  if (patientId && allowed && prescriptions === 0)
+    return (
+      <HomeCard id="medicines" title="Today’s medicines" icon={Pill}>
+        <div data-testid="schedule-empty">
+          <p className="font-semibold text-text">{SCHEDULE_EMPTY_TEXTS.today}</p>
+          <p className="mt-1 text-muted">{SCHEDULE_EMPTY_TEXTS.hint}</p>
+          <Link to={path} className={`${linkClass} mt-1`}>
+            {canAdd ? 'Add a prescription' : 'Go to Prescriptions'}
+          </Link>
+        </div>
+      </HomeCard>
+    );
   return (
     <HomeCard id="medicines" title="Today’s medicines" icon={Pill}>
       {patientId && allowed ? (
-        <Suspense fallback={placeholder}>
+        // About the height of a time slot with its buttons, so the cards below move little once it is drawn.
+        <Suspense fallback={<div className="min-h-40">{placeholder}</div>}>
           <TodaysSchedule patientId={patientId} canMark={canMark} variant="card" />
         </Suspense>
       ) : (
@@ -137,25 +184,25 @@ function MedicinesCard({
 
 function NextAppointments({
   patientId,
+  next,
   allowed,
   canAdd,
   path,
   caregiver,
 }: {
   patientId: string | null;
+  /** The next appointments from the device's table (none without a patient or the permission). */
+  next: Appointment[];
   allowed: boolean;
   canAdd: boolean;
   path: Paths['appointments'];
   caregiver: boolean;
 }) {
-  const next = useNextAppointments(allowed ? patientId : null, NEXT_APPOINTMENTS);
   let body: ReactNode;
   if (!patientId) {
     body = <p className="text-muted">Select a patient to see their next appointments.</p>;
   } else if (!allowed) {
     body = <p className="text-muted">The patient has not given you permission to see their appointments.</p>;
-  } else if (!next) {
-    body = <p className="text-muted">Checking your health data...</p>;
   } else if (next.length === 0) {
     body = (
       <>
@@ -212,9 +259,8 @@ function syncSummary(online: boolean, facts: SyncFacts): string {
   return parts.join(' ');
 }
 
-function SyncCard() {
+function SyncCard({ facts }: { facts: SyncFacts }) {
   const online = useOnline();
-  const facts = useSyncFacts();
   const [syncing, setSyncing] = useState(false);
   const run = async () => {
     setSyncing(true);
@@ -224,15 +270,15 @@ function SyncCard() {
       setSyncing(false);
     }
   };
-  const last = facts?.lastSyncAt ? relativeTime(facts.lastSyncAt) : null;
+  const last = facts.lastSyncAt ? relativeTime(facts.lastSyncAt) : null;
   return (
     <HomeCard id="sync" title="This device" icon={RefreshCw}>
       <p className="font-medium text-text" data-testid="home-sync-state">
         {online ? 'Online' : 'Offline'}
-        {facts && facts.waiting > 0 ? ` · ${facts.waiting} waiting` : ''}
-        {facts && facts.failed > 0 ? ` · ${facts.failed} failed` : ''}
+        {facts.waiting > 0 ? ` · ${facts.waiting} waiting` : ''}
+        {facts.failed > 0 ? ` · ${facts.failed} failed` : ''}
       </p>
-      {facts ? <p className="mt-1 text-muted">{syncSummary(online, facts)}</p> : null}
+      <p className="mt-1 text-muted">{syncSummary(online, facts)}</p>
       <p className="mt-1 text-small text-muted">
         {last ? `Last synced ${last}.` : 'Not synced yet on this device.'}
       </p>

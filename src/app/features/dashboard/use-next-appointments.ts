@@ -5,16 +5,20 @@ import { hasUserDb, userDb } from '../../../local/db';
 
 /**
  * The next scheduled appointments of a patient, soonest first, from the local table (never the network,
- * so Home opens offline). Today's count as next all day, as on the appointments screen. Undefined while
- * the query first runs.
+ * so Home opens offline). Today's count as next all day, as on the appointments screen. Undefined until
+ * the query has answered for this patient (a live query answers the previous patient's rows meanwhile).
  */
 export function useNextAppointments(patientId: string | null, limit: number): Appointment[] | undefined {
   const startOfToday = startOfTodayIso();
-  return useLiveQuery(async () => {
-    if (!patientId || !hasUserDb()) return [];
+  const answer = useLiveQuery(async () => {
+    if (!patientId || !hasUserDb()) return { patientId, rows: [] };
     const rows = await userDb().appointments.where('patient_id').equals(patientId).sortBy('appointment_date');
-    return rows
-      .filter((row) => row.appointment_date >= startOfToday && row.status === 'scheduled')
-      .slice(0, limit);
+    return {
+      patientId,
+      rows: rows
+        .filter((row) => row.appointment_date >= startOfToday && row.status === 'scheduled')
+        .slice(0, limit),
+    };
   }, [patientId, startOfToday, limit]);
+  return answer?.patientId === patientId ? answer.rows : undefined;
 }

@@ -9,6 +9,7 @@ import {
   type ScheduleSlot,
 } from '../../../domain/medicine-schedule';
 import { PRESCRIPTION_PERMISSIONS } from '../../../domain/prescriptions';
+import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import { userDb } from '../../../local/db';
 import { markDose } from '../../../local/medicine-schedule';
 import { Badge } from '../../ui/badge';
@@ -114,14 +115,12 @@ export function TodaysSchedule({ patientId, canMark, variant }: TodaysSchedulePr
       <div data-testid="schedule-empty">
         <p className="font-semibold text-text">
           {date === today
-            ? 'No medicines to take today.'
+            ? SCHEDULE_EMPTY_TEXTS.today
             : date < today
               ? 'No medicines were due on this day.'
               : 'No medicines are due on this day.'}
         </p>
-        <p className="mt-1 text-muted">
-          Active prescriptions with dose times show here, grouped by time, to tick off as they are taken.
-        </p>
+        <p className="mt-1 text-muted">{SCHEDULE_EMPTY_TEXTS.hint}</p>
         {variant === 'card' ? (
           <Link to={path} className={`${linkClass} mt-1`}>
             {canAdd ? 'Add a prescription' : 'Go to Prescriptions'}
