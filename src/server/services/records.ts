@@ -36,7 +36,10 @@ export type WriteOptions = {
    * since is current: no other writer of `records` can commit meanwhile.
    */
   versionLockHeld?: boolean;
-  /** Creates are handed to this batch, which writes them together (see CreateBatch); needs the lock held. */
+  /**
+   * Creates are handed to this batch, which writes them together (see CreateBatch) and takes the version
+   * lock in that same statement when the transaction does not hold it yet.
+   */
   createBatch?: Pick<CreateBatch, 'add'> | undefined;
 };
 
@@ -165,6 +168,10 @@ function insertedValues(input: NewRecord) {
  * its items has handed over its create or ended), then gets its row, or the 409 a lone insert would get:
  * its id was taken before, or by an earlier create of the same flush. Rows get their versions in the
  * order they were added.
+ *
+ * When the transaction does not hold the version lock yet, the insert takes it itself, before it draws a
+ * version (`lockHeld` false): the items' checks then ran before the lock rather than under it, and the
+ * lock is held from the insert to the commit only, as for a lone REST create.
  */
 export class CreateBatch {
   private pending: {
@@ -173,7 +180,15 @@ export class CreateBatch {
     reject: (error: unknown) => void;
   }[] = [];
 
-  constructor(private readonly tx: Transaction) {}
+  constructor(
+    private readonly tx: Transaction,
+    private lockHeld: boolean,
+  ) {}
+
+  /** Whether the transaction holds the version lock (taken before, or by a flush of this batch). */
+  get holdsLock(): boolean {
+    return this.lockHeld;
+  }
 
   add(input: NewRecord): Promise<RecordRow> {
     return new Promise((resolve, reject) => this.pending.push({ input, resolve, reject }));
@@ -193,17 +208,24 @@ export class CreateBatch {
       // The rows as one JSON parameter, not ten parameters each: building a statement of 200 parameters
       // cost more than the insert itself. Versions are drawn in the order of the array.
       const rows = JSON.stringify(first.map(({ input }) => insertedValues(input)));
+      // Without the lock yet: a materialized CTE takes it, and the rows are joined to its one row, so no
+      // row (and no nextval of it) exists before the lock is granted (tests/server/version-lock.test.ts).
+      const lockFirst = this.lockHeld
+        ? sql``
+        : sql`with version_lock as materialized (select pg_advisory_xact_lock(${VERSION_LOCK}) as granted) `;
+      const lockRow = this.lockHeld ? sql`` : sql`version_lock, `;
       const inserted = await this.tx
         .insert(records)
         .select(
           // Every column of the table in its order, as drizzle names them all (deleted_at, times last).
-          sql`select created.id, created.resource, created."patientId", ${nextVersion}, created.data,
+          sql`${lockFirst}select created.id, created.resource, created."patientId", ${nextVersion}, created.data,
               created."fieldChangedAt", created."createdBy", null, now(), now()
-            from jsonb_to_recordset(${rows}::jsonb) as created(id uuid, resource text, "patientId" uuid,
+            from ${lockRow}jsonb_to_recordset(${rows}::jsonb) as created(id uuid, resource text, "patientId" uuid,
               data jsonb, "fieldChangedAt" jsonb, "createdBy" uuid)`,
         )
         .onConflictDoNothing()
         .returning();
+      this.lockHeld = true;
       const byId = new Map(inserted.map((row) => [row.id, row]));
       for (const { input, resolve, reject } of first) {
         const row = byId.get(input.id);
@@ -221,7 +243,7 @@ export async function createRecord(
   input: NewRecord,
   options: WriteOptions = {},
 ): Promise<RecordRow> {
-  if (options.createBatch && options.versionLockHeld) return options.createBatch.add(input);
+  if (options.createBatch) return options.createBatch.add(input);
   if (!options.versionLockHeld) await takeVersionLock(tx);
   const inserted = await txStatements(tx).insertRecord.execute(insertedValues(input));
   const row = inserted[0];

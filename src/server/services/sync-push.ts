@@ -18,7 +18,9 @@ import { SYNCED_MUTATIONS } from './synced-mutations';
 // The batched replay (POST /api/sync/push): a device's queued changes, applied in order, each exactly
 // once per Idempotency-Key and with the checks and answers of the REST call it stands for.
 //
-// One transaction for the batch; keys are claimed and the version lock taken once for it. A refused item
+// One transaction for the batch; keys are claimed and the version lock taken once for it: by the first
+// run of creates' insert itself when the batch starts with one (the checks of those creates then run
+// before the lock, not while every other writer waits), else before the first item. A refused item
 // (4xx) is rolled back alone and the batch goes on; an item that fails unexpectedly (5xx) is rolled back
 // alone and ends the batch there, since a later change may build on it: it and the rest answer status 0,
 // "not tried, send again", and the items before it are kept.
@@ -89,22 +91,30 @@ async function applyBatch(
       mutation.valid ? [{ key, fingerprint: mutation.fingerprint }] : [],
     );
     const ledger = await IdempotencyLedger.claim(tx, auth.userId, calls);
-    const shared: Omit<MutationContext, 'tx'> = {
+    const shared: Omit<MutationContext, 'tx' | 'writeOptions'> = {
       auth,
       access: accessChecks(auth, { cached: true }),
-      writeOptions: { versionLockHeld: ledger.mayWrite },
       releasedFiles: released,
+    };
+    let lockHeld = false;
+    const holdLock = async () => {
+      if (lockHeld) return;
+      await takeVersionLock(tx);
+      lockHeld = true;
     };
     if (ledger.mayWrite) {
       // Asked before the version lock, which every writer waits for, rather than by the first item under
       // it: the answer (or refusal) is kept by the cached checks and given to every item that asks.
       await shared.access.requireBetaPolicy(tx).catch(() => undefined);
-      await takeVersionLock(tx);
+      // With savepoints the lock is taken outside them: one rolled back would let go of a lock taken in it.
+      if (savepoints) await holdLock();
     }
     const run = (work: (context: MutationContext) => Promise<StoredAnswer>) =>
       savepoints
-        ? tx.transaction((savepoint: Transaction) => work({ ...shared, tx: savepoint }))
-        : work({ ...shared, tx }).catch((error: unknown) => {
+        ? tx.transaction((savepoint: Transaction) =>
+            work({ ...shared, tx: savepoint, writeOptions: { versionLockHeld: true } }),
+          )
+        : work({ ...shared, tx, writeOptions: { versionLockHeld: true } }).catch((error: unknown) => {
             throw new ItemDidNotSucceed('an item was refused or failed', { cause: error });
           });
 
@@ -114,8 +124,11 @@ async function applyBatch(
     for (let index = 0; index < items.length;) {
       const creates = savepoints || !ledger.mayWrite ? [] : createsToRun(items, index, ledger);
       if (creates.length > 1) {
-        // A run of creates (a device's new records): their inserts go to Postgres as one statement.
-        const done = await runCreates(tx, shared, creates);
+        // A run of creates (a device's new records): their inserts go to Postgres as one statement, which
+        // takes the version lock when the batch does not hold it yet.
+        const batch: CreateBatch = new CreateBatch(tx, lockHeld);
+        const done = await runCreates(tx, shared, creates, batch);
+        lockHeld = batch.holdsLock;
         for (const [position, { key, mutation }] of creates.entries()) {
           const outcome = done[position];
           if (!mutation.valid || outcome?.status !== 'fulfilled')
@@ -149,6 +162,7 @@ async function applyBatch(
         continue;
       }
       try {
+        await holdLock();
         const done = await run(mutation.run);
         ledger.record(key, mutation.fingerprint, done);
         answer(key, done);
@@ -202,10 +216,10 @@ function createsToRun(items: readonly Item[], index: number, ledger: Idempotency
  */
 async function runCreates(
   tx: Transaction,
-  shared: Omit<MutationContext, 'tx'>,
+  shared: Omit<MutationContext, 'tx' | 'writeOptions'>,
   creates: readonly Item[],
+  batch: CreateBatch,
 ): Promise<PromiseSettledResult<StoredAnswer>[]> {
-  const batch = new CreateBatch(tx);
   let waiting = creates.length;
   const handedOver = () => {
     waiting--;
@@ -230,7 +244,13 @@ async function runCreates(
         },
       };
       try {
-        return await mutation.run({ ...shared, tx, writeOptions: { ...shared.writeOptions, createBatch } });
+        // The lock is held only if it was before this run: an item that reads before it writes (a dose
+        // mark, a check-in step) takes it first itself, as a lone REST call does.
+        return await mutation.run({
+          ...shared,
+          tx,
+          writeOptions: { versionLockHeld: batch.holdsLock, createBatch },
+        });
       } finally {
         count();
       }
