@@ -7,7 +7,7 @@ import {
   type PushResult,
 } from '../domain/sync';
 import type { KincareDb, OutboxEntry, SyncedRow } from './db';
-import { applyServerState, recompute, shadowKey } from './outbox';
+import { applyServerState, applyServerStateOfUnqueued, recompute, shadowKey } from './outbox';
 import { pushChangeFor } from './sync-resources';
 import { TransportError, type Transport, type TransportResponse } from './sync-transport';
 
@@ -246,17 +246,16 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   const deleted = entry.op === 'delete' || data?.deleted === true;
   const merged = (body as { merged?: unknown } | null)?.merged === true;
   await db.outbox.delete(entry.seq as number);
-  await db.blobs.bulkDelete(entry.blobIds ?? []); // the server has them now
+  if (entry.blobIds?.length) await db.blobs.bulkDelete(entry.blobIds); // the server has them now
   // The next queued edit builds on this one's version, unless the server merged this one with changes
   // this device has not seen: that version holds them, so the next edit still builds on what this one
   // built on, and is merged field by field too (or it would overwrite a later edit it never saw).
-  await settleSuccessorBase(db, entry, merged ? (entry.baseVersion ?? version) : version);
+  const stillQueued = await settleSuccessorBase(db, entry, merged ? (entry.baseVersion ?? version) : version);
   // A receipt (id and version, no fields) is what someone who may change a record but not read it gets
   // back: the record is not theirs to see, so it leaves this device's view.
-  await applyServerState(db, entry.resource, entry.entityId, {
-    version,
-    data: deleted || !data || isReceipt(data) ? null : (data as SyncedRow),
-  });
+  const state = { version, data: deleted || !data || isReceipt(data) ? null : (data as SyncedRow) };
+  if (stillQueued) await applyServerState(db, entry.resource, entry.entityId, state);
+  else await applyServerStateOfUnqueued(db, entry.resource, entry.entityId, state);
 }
 
 function isReceipt(data: Record<string, unknown>): boolean {
@@ -279,11 +278,17 @@ function inOneTransaction<T>(db: KincareDb, work: () => Promise<T>): Promise<T> 
   return db.transaction('rw', [...views, db.serverRows, db.outbox, db.blobs], work);
 }
 
-/** Fixes the base version of the next queued change of the record, if it was waiting for this one. */
-async function settleSuccessorBase(db: KincareDb, entry: OutboxEntry, version: number): Promise<void> {
-  const successor = (
-    await db.outbox.where('[resource+entityId]').equals([entry.resource, entry.entityId]).sortBy('seq')
-  ).find((queued) => queued.status === 'pending' && (queued.seq ?? 0) > (entry.seq ?? 0));
+/**
+ * Fixes the base version of the next queued change of the record, if it was waiting for this one.
+ * Answers whether any change of the record (pending or failed) is still in the outbox.
+ */
+async function settleSuccessorBase(db: KincareDb, entry: OutboxEntry, version: number): Promise<boolean> {
+  const queued = await db.outbox
+    .where('[resource+entityId]')
+    .equals([entry.resource, entry.entityId])
+    .sortBy('seq');
+  const successor = queued.find((other) => other.status === 'pending' && (other.seq ?? 0) > (entry.seq ?? 0));
   if (successor && successor.baseVersion === undefined)
     await db.outbox.update(successor.seq as number, { baseVersion: version });
+  return queued.some((other) => other.seq !== entry.seq);
 }

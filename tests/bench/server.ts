@@ -39,8 +39,8 @@ const ONLY = process.env.BENCH_SERVER_ONLY;
 const TARGET = 0.8;
 const ADD_RESOURCE = process.env.BENCH_SERVER_ADD_RESOURCE === '1';
 /**
- * The second resource of BENCH_SERVER_ADD_RESOURCE. Appointments are the only synced resource so far, so
- * its rows are simulated: records of another `resource` value for the same patients, as many as each has
+ * The resource BENCH_SERVER_ADD_RESOURCE adds. Its rows are simulated (the measured patients hold only
+ * appointments): records of another `resource` value for the same patients, as many as each has
  * appointments, which every read of appointments (list, pull, the push's writes) must pass over by index.
  */
 const ADDED_RESOURCE = 'bench_added_resource';
@@ -880,7 +880,7 @@ function printAddedResource(
   after: Map<string, { kincare: Figures; bare: Figures }>,
 ): void {
   console.log(
-    `\nWith a second resource's rows (\`${ADDED_RESOURCE}\`, simulated: appointments are the only synced resource, so no route serves it and a pull's scope does not name it; its rows sit in the records table for the same patients, as many as their appointments) over without; target ${ADD_RESOURCE_TARGET}:`,
+    `\nWith a second resource's rows (\`${ADDED_RESOURCE}\`, simulated: no route serves it and a pull's scope does not name it; its rows sit in the records table for the same patients, as many as their appointments) over without; target ${ADD_RESOURCE_TARGET}:`,
   );
   console.log(`  ${pad('endpoint', 40)} ${pad('Kincare req/s', 20)} ${pad('Kincare/bare ratio', 20)}`);
   for (const [name, without] of before) {

@@ -106,7 +106,7 @@ export const MUTANTS = [
     patches: [
       {
         file: 'src/server/services/records.ts',
-        search: `  if (options.createBatch && options.versionLockHeld) return options.createBatch.add(input);`,
+        search: `  if (options.createBatch) return options.createBatch.add(input);`,
         replace: `  const planted = globalThis as { plantedCreates?: number };
   planted.plantedCreates = (planted.plantedCreates ?? 0) + 1;
   if (planted.plantedCreates % 20 === 0) {
@@ -124,7 +124,7 @@ export const MUTANTS = [
       updatedAt: stamp,
     };
   }
-  if (options.createBatch && options.versionLockHeld) return options.createBatch.add(input);`,
+  if (options.createBatch) return options.createBatch.add(input);`,
       },
     ],
   },
