@@ -7,7 +7,7 @@ import {
   type PushResult,
 } from '../domain/sync';
 import type { KincareDb, OutboxEntry, SyncedRow } from './db';
-import { applyServerState, applyServerStateOfUnqueued, recompute, shadowKey } from './outbox';
+import { applyServerState, recompute, shadowKey } from './outbox';
 import { pushChangeFor } from './sync-resources';
 import { TransportError, type Transport, type TransportResponse } from './sync-transport';
 
@@ -254,8 +254,7 @@ async function acknowledge(db: KincareDb, entry: OutboxEntry, body: unknown): Pr
   // A receipt (id and version, no fields) is what someone who may change a record but not read it gets
   // back: the record is not theirs to see, so it leaves this device's view.
   const state = { version, data: deleted || !data || isReceipt(data) ? null : (data as SyncedRow) };
-  if (stillQueued) await applyServerState(db, entry.resource, entry.entityId, state);
-  else await applyServerStateOfUnqueued(db, entry.resource, entry.entityId, state);
+  await applyServerState(db, entry.resource, entry.entityId, state, !stillQueued);
 }
 
 function isReceipt(data: Record<string, unknown>): boolean {
