@@ -448,5 +448,24 @@ test('a caregiver’s Home for the selected patient: results and check-in with t
     await expect(card(otherPage, id)).toContainText('The patient has not given you access to this section.');
   await expect(card(otherPage, 'results')).not.toContainText('Glucose');
   await checkLayout(otherPage);
+
+  // Opened again, the caregiver's Home waits for the permissions before it draws its cards: it never says
+  // 'no permission' for a card the caregiver may read, not even for a moment, and nothing moves.
+  await otherPage.addInitScript(() => {
+    const seen = { refused: false };
+    Object.assign(window, { kincareSeen: seen });
+    new MutationObserver(() => {
+      if (document.body?.textContent?.includes('has not given you permission to see their appointments'))
+        seen.refused = true;
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await otherPage.reload();
+  await expect(card(otherPage, 'appointments')).toContainText('No upcoming appointments for this patient.');
+  const sawRefusal = await otherPage.evaluate(
+    () => (window as unknown as { kincareSeen: { refused: boolean } }).kincareSeen.refused,
+  );
+  expect(sawRefusal).toBe(false);
+  const shift = await layoutShiftSoFar(otherPage);
+  expect(shift.total, shift.moved.join('\n')).toBeLessThan(0.001);
   await other.close();
 });

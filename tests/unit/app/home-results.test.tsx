@@ -35,6 +35,7 @@ vi.mock('../../../src/app/shell/use-session', () => ({
 }));
 vi.mock('../../../src/app/shell/use-caregiver-permissions', () => ({
   useCaregiverPermissions: () => who.permissions,
+  useCaregiverPermissionsRead: () => who.permissions,
 }));
 vi.mock('../../../src/app/shell/use-selected-patient', () => ({
   useSelectedPatientId: () => who.selected,

@@ -14,8 +14,10 @@ export function CaregiverSummary() {
   const selected = useSelectedPatientId();
   const patients = useAssociatedPatients();
   const requests = useReceivedRequests();
-  const patient = patients?.find((entry) => entry.patient_id === selected);
-  const waiting = requests?.length ?? 0;
+  // Drawn once both are read, below Home's cards: drawn before, it grew (and moved) as each arrived.
+  if (patients === undefined || requests === undefined) return null;
+  const patient = patients.find((entry) => entry.patient_id === selected);
+  const waiting = requests.length;
   return (
     <section
       aria-labelledby="care-summary-heading"
@@ -36,7 +38,7 @@ export function CaregiverSummary() {
         </>
       ) : (
         <p className="text-muted">
-          {patients && patients.length > 0
+          {patients.length > 0
             ? 'Select a patient in ‘Select Patient’ at the top to see their records.'
             : 'Accept a patient’s request to start helping them.'}
         </p>

@@ -9,7 +9,7 @@ import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { PageTitle } from '../../ui/page';
 import { screenDrawn } from '../../shell/first-screen';
-import { useCaregiverPermissions } from '../../shell/use-caregiver-permissions';
+import { useCaregiverPermissionsRead } from '../../shell/use-caregiver-permissions';
 import { useOnline } from '../../shell/use-online';
 import { useSelectedPatientId } from '../../shell/use-selected-patient';
 import { useProfile, useSession } from '../../shell/use-session';
@@ -27,11 +27,13 @@ import { useSyncFacts, type SyncFacts } from './use-sync-facts';
 
 const NEXT_APPOINTMENTS = 3;
 
-export function DashboardPage() {
+/** Home; `children` (the caregiver's summary) come below the cards, drawn once the cards are. */
+export function DashboardPage({ children }: { children?: ReactNode }) {
   const profile = useProfile();
   const session = useSession();
   const selected = useSelectedPatientId();
-  const held = useCaregiverPermissions();
+  const heldRead = useCaregiverPermissionsRead();
+  const held = heldRead ?? [];
   const caregiver = session?.role === 'Caregiver';
   const patientId = caregiver ? selected : (profile?.patient_id ?? null);
   // A patient may open every section of their own; a caregiver those the selected patient granted.
@@ -44,9 +46,10 @@ export function DashboardPage() {
   const facts = useSyncFacts();
   // The cards appear together once this device's tables have answered (milliseconds): drawn as each
   // answer came, every card that grew pushed the ones below it down the screen while the person read.
-  // A patient's cards wait for the profile too: it names the patient whose records they show.
+  // A patient's cards wait for the profile too (it names the patient whose records they show), and a
+  // caregiver's for the permissions they hold (or a card would say 'no access' until they are read).
   const ready =
-    (caregiver || profile !== undefined) &&
+    (caregiver ? heldRead !== undefined : profile !== undefined) &&
     next !== undefined &&
     prescriptions !== undefined &&
     facts !== undefined;
@@ -110,6 +113,7 @@ export function DashboardPage() {
           <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
         </div>
       ) : null}
+      {ready ? children : null}
     </>
   );
 }

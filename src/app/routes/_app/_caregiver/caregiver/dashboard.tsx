@@ -5,10 +5,10 @@ import { CaregiverSummary } from '../../../../features/caregiver-patients/caregi
 export const Route = createFileRoute('/_app/_caregiver/caregiver/dashboard')({
   component: function CaregiverDashboard() {
     return (
-      <>
-        <DashboardPage />
+      // Below Home's cards, drawn with them (never above them before they are there).
+      <DashboardPage>
         <CaregiverSummary />
-      </>
+      </DashboardPage>
     );
   },
 });
