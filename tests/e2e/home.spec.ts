@@ -439,6 +439,12 @@ test('a caregiver’s Home for the selected patient: results and check-in with t
   );
   await expect(card(page, 'check-in')).toContainText('The patient has not checked in yet today.');
   await checkLayout(page);
+  // On the phone too, a reload draws the caregiver's Home once: the cards, then the summary below them.
+  await page.reload();
+  await expect(card(page, 'results').getByTestId('home-result').first()).toContainText('Glucose');
+  await expect(page.getByTestId('care-summary')).toContainText('You are helping Paz Patient');
+  const phoneShift = await layoutShiftSoFar(page);
+  expect(phoneShift.total, phoneShift.moved.join('\n')).toBeLessThan(0.001);
 
   const other = await browser.newContext({ viewport: VIEWPORTS[1] });
   const otherPage = await other.newPage();

@@ -10,7 +10,7 @@ import type { MoreItem } from './more-sheet';
 import { PATIENT_NAV, caregiverNav, caregiverSubmenu, splitForPhone } from './navigation';
 import { useScreenDrawn } from './first-screen';
 import { SyncStatusPlaceholder } from './sync-status-placeholder';
-import { useCaregiverPermissions } from './use-caregiver-permissions';
+import { useCaregiverPermissionsRead } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 
 // The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
@@ -106,9 +106,9 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
             <Outlet />
           </div>
         </main>
-        <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} />
+        {phone ? <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} /> : null}
       </div>
-      {moreOpen ? (
+      {moreOpen && phone ? (
         <Suspense fallback={null}>
           <MoreSheet
             open
@@ -127,10 +127,14 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   );
 }
 
-/** The role's menu split for a phone: the tab bar and, in SPEC order, the More sheet. */
+/**
+ * The role's menu split for a phone: the tab bar and, in SPEC order, the More sheet. A caregiver's waits
+ * (null) until the permissions they hold are read: drawn before, its tabs moved as entries arrived.
+ */
 function usePhoneNav(role: Role) {
-  const held = useCaregiverPermissions();
+  const held = useCaregiverPermissionsRead();
   if (role === 'Patient') return splitForPhone(PATIENT_NAV);
+  if (held === undefined) return null;
   const { tabs, more } = splitForPhone(caregiverNav(held));
   const items: MoreItem[] = [...more];
   // With no permission the spec shows a disabled entry where the submenu would be: after Patients.
