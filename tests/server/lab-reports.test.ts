@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { imageSize } from 'image-size';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LAB_REPORT_MESSAGES } from '../../src/domain/lab-reports';
 import { UPLOAD_MESSAGES } from '../../src/domain/uploads';
-import { directoryDoctors } from '../../src/server/db/schema';
+import { directoryDoctors, uploads } from '../../src/server/db/schema';
 import { TINY_PNG } from '../fixtures/images';
 import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
@@ -187,15 +188,18 @@ describe('lab reports', () => {
 
     const deleted = await remove(patient, id);
     expect(deleted.statusCode, deleted.body).toBe(200);
-    expect(deleted.json()).toMatchObject({ success: true, message: LAB_REPORT_MESSAGES.deleted });
-    expect(types(await list(patient))).toEqual(['Lipid Panel']);
-    // Its file is gone at once, and so is the way to a link for it.
+    // Its file and the way to a link for it are gone by the time the answer arrives: checked before
+    // anything else runs, since a removal after the answer would still finish during the next request.
+    const [uploadRow] = await ctx.app.db.select().from(uploads).where(eq(uploads.key, key));
+    expect(uploadRow).toBeUndefined();
     expect(await ctx.app.storage.read(key)).toBeNull();
     const preview = await as(ctx, patient, {
       method: 'GET',
       url: `/api/upload-image/preview_image?key=${key}`,
     });
     expect(preview.statusCode).toBe(404);
+    expect(deleted.json()).toMatchObject({ success: true, message: LAB_REPORT_MESSAGES.deleted });
+    expect(types(await list(patient))).toEqual(['Lipid Panel']);
     // Deleting it again (a device that did not hear the answer) changes nothing.
     expect((await remove(patient, id)).statusCode).toBe(200);
     expect(types(await list(patient))).toEqual(['Lipid Panel']);

@@ -12,6 +12,11 @@ type IdempotentOptions = {
   fingerprint?: string;
   /** Shapes the answer as sent, replayed or not (an upload hands out a fresh signed link each time). */
   present?: (body: unknown) => unknown | Promise<unknown>;
+  /**
+   * Runs after the commit and before the answer is sent (a deleted report's file is removed), so a caller
+   * that has the answer never sees what the change let go of still there.
+   */
+  afterCommit?: () => Promise<unknown>;
 };
 
 /** Runs a mutation once per Idempotency-Key and sends its (possibly replayed) answer. */
@@ -33,6 +38,7 @@ export async function sendIdempotent(
     },
     work,
   );
+  await options.afterCommit?.();
   if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply
     .status(answer.statusCode)

@@ -285,12 +285,15 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const released = new Set<string>();
-      const sent = await sendIdempotent(request, reply, (tx) =>
-        deleteLabReport({ ...restContext(tx, request.auth), releasedFiles: released }, request.params.id),
+      return sendIdempotent(
+        request,
+        reply,
+        (tx) =>
+          deleteLabReport({ ...restContext(tx, request.auth), releasedFiles: released }, request.params.id),
+        // After the commit and before the answer: the report is gone, and so is its file (unless another
+        // live record holds it). Removing it after the answer was sent let a quick caller still preview it.
+        { afterCommit: () => removeFilesIfUnused(app.db, app.storage, released) },
       );
-      // After the commit: the report is gone, and so is its file (unless another live record holds it).
-      await removeFilesIfUnused(app.db, app.storage, released);
-      return sent;
     },
   );
 };
