@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { constants as zlibConstants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -9,6 +9,34 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 const THEME_COLOUR = '#0f766e';
+
+/**
+ * The stylesheet written into index.html instead of linked from it. Linked, the first paint (the loading
+ * text, then the first screen) waited for a second request after the page, a round trip on a phone's slow
+ * network (tests/bench/lighthouse.ts: /login's first contentful paint 1.5-1.7 s; 0.6-1.6 s without it).
+ * It costs nothing on later visits: the page is revalidated, not fetched again, and the service worker
+ * serves it offline.
+ */
+function inlineStylesheet(): Plugin {
+  return {
+    name: 'kincare-inline-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        return html.replace(
+          /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g,
+          (link, file: string) => {
+            const asset = context.bundle?.[file];
+            if (asset?.type !== 'asset') return link;
+            const css = String(asset.source);
+            return css.includes('</style') ? link : `<style>${css}</style>`;
+          },
+        );
+      },
+    },
+  };
+}
 
 export default defineConfig({
   // Zod without eval on the device, set before any schema is built (src/local/zod-without-eval.ts).
@@ -29,6 +57,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    inlineStylesheet(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -132,12 +161,18 @@ export default defineConfig({
             // separate chunks they were sixteen requests before the first screen (a phone on a slow network
             // waits a round trip for every few of them).
             { name: 'initial', tags: ['$initial'] },
+            // Whether the device is online: the sign-in page and the signed-in shell both ask, so it stays
+            // apart (left to itself, the bundler put it in `signed-in`, and the sign-in page loaded Dexie).
+            { name: 'use-online', test: /src[\\/]app[\\/]shell[\\/]use-online\.ts$/ },
             // What every signed-in first screen needs beside the entry, in one chunk: the replica (Dexie and
-            // its React hooks), the session and permission hooks, and the icons of the shell's menus. Apart,
-            // they were a dozen small files, each a request on the way to Home; the sign-in page needs none.
+            // its React hooks), the session and permission hooks, the signed-in layout (the routes _app,
+            // _patient and _caregiver, and the shell they draw: header, sidebar, tab bar) with the icons of
+            // its menus, and the clock every first screen shows. Apart, they were a dozen
+            // small files, each a request on the way to Home; a phone's browser opens six connections at a
+            // time, so the seventh waited a round trip (tests/bench/lighthouse.ts). The sign-in page needs none.
             {
               name: 'signed-in',
-              test: /node_modules[\\/](dexie|dexie-react-hooks)[\\/]|src[\\/]local[\\/](db|sync-trigger)\.ts$|src[\\/]domain[\\/](permissions|schedule-texts)\.ts$|src[\\/]app[\\/]shell[\\/](use-caregiver-permissions|use-selected-patient|use-session)\.ts$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill|store|flask-conical)\.mjs$/,
+              test: /node_modules[\\/](dexie|dexie-react-hooks)[\\/]|src[\\/]local[\\/](db|sync-trigger)\.ts$|src[\\/]domain[\\/](permissions|schedule-texts|clock)\.ts$|src[\\/]app[\\/]shell[\\/](use-caregiver-permissions|use-selected-patient|use-session|layout|header|sidebar|tab-bar|navigation|use-replica-sync|use-failed-change-toasts|sync-status-placeholder)\.tsx?$|src[\\/]app[\\/]ui[\\/]use-wide-screen\.ts$|src[\\/]app[\\/]routes[\\/]_app(\.tsx|[\\/]_patient\.tsx|[\\/]_caregiver\.tsx)\?tsr-split=component$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill|store|flask-conical)\.mjs$/,
             },
           ],
         },
