@@ -36,28 +36,30 @@ function localDateOf(iso: string): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
-type DatePart = 'weekday' | 'month' | 'day' | 'year' | 'hour' | 'minute' | 'second';
-const displayParts = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  month: 'short',
-  day: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+// The SPEC's display formats are written in English tokens ('ddd' is Mon to Sun, 'MMM' Jan to Dec), so
+// they are spelled out here from the device's clock rather than through Intl. The first Intl formatter a
+// page makes loads the locale's data: 17 to 25 ms of main thread here, four times that on the phone
+// tests/bench/lighthouse.ts simulates, in the middle of Home's first screen. A device set to another
+// language also gets the SPEC's English now, as every other text of the app is.
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const twoDigits = (value: number) => String(value).padStart(2, '0');
 
-function partsOf(date: Date): Record<DatePart, string> {
-  const parts = { weekday: '', month: '', day: '', year: '', hour: '', minute: '', second: '' };
-  for (const part of displayParts.formatToParts(date))
-    if (part.type in parts) parts[part.type as DatePart] = part.value;
-  return parts;
+function partsOf(date: Date) {
+  return {
+    weekday: WEEKDAYS[date.getDay()],
+    month: MONTHS[date.getMonth()],
+    day: twoDigits(date.getDate()),
+    year: String(date.getFullYear()),
+    hour: twoDigits(date.getHours()),
+    minute: twoDigits(date.getMinutes()),
+    second: twoDigits(date.getSeconds()),
+  };
 }
 
-// The display formats of SPEC section 9 ('ddd, MMM DD, YYYY, HH:mm' and 'ddd, MMM DD, YYYY'), through the
-// platform's Intl, which Luxon also formats with: the first screens (Home, the header) show dates without
-// loading Luxon. tests/unit/domain/clock.test.ts holds them to Luxon's output for the same formats.
+// The display formats of SPEC section 9 ('ddd, MMM DD, YYYY, HH:mm' and 'ddd, MMM DD, YYYY'): the first
+// screens (Home, the header) show dates without loading Luxon. tests/unit/domain/clock.test.ts holds them
+// to Luxon's output for the same formats.
 
 /** 'Thu, Apr 01, 2027, 09:00' ('' when not a date). */
 export function formatDateTime(iso: string): string {
@@ -81,25 +83,26 @@ export function formatMoment(at: number): string {
   return `${p.weekday}, ${p.month} ${p.day}, ${p.hour}:${p.minute}:${p.second}`;
 }
 
-const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+// Luxon's own units: no weeks ('8 days ago').
+const RELATIVE_UNITS: [string, number][] = [
   ['year', 365 * 24 * 3600 * 1000],
   ['month', 30 * 24 * 3600 * 1000],
-  ['week', 7 * 24 * 3600 * 1000],
   ['day', 24 * 3600 * 1000],
   ['hour', 3600 * 1000],
   ['minute', 60 * 1000],
   ['second', 1000],
 ];
-const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
 
-/** '5 minutes ago', 'in 2 hours': the largest whole unit, as Luxon's toRelative() says it. */
+/** '5 minutes ago', 'in 2 hours': the largest whole unit, as Luxon's toRelative() says it (in English). */
 export function relativeTime(at: number, now = Date.now()): string {
   const difference = at - now;
   for (const [unit, size] of RELATIVE_UNITS) {
     const count = Math.trunc(difference / size);
-    if (count !== 0) return relativeFormat.format(count, unit);
+    if (count === 0) continue;
+    const amount = `${Math.abs(count)} ${unit}${Math.abs(count) === 1 ? '' : 's'}`;
+    return count < 0 ? `${amount} ago` : `in ${amount}`;
   }
-  return relativeFormat.format(0, 'second');
+  return 'in 0 seconds';
 }
 
 /** The start of the device's today, as an ISO instant (UTC). */

@@ -53,7 +53,11 @@ const REFRESH_MS = 10 * 60 * 1000;
 /** The minute the clock is read again (the moon comes at 18:01 and goes at 06:00). */
 const TICK_MS = 60 * 1000;
 
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+// Made when a saved weather is first shown, not when the chip loads: a page's first Intl formatter loads
+// the locale's data (see domain/clock.ts), and most visits show no saved weather.
+let timeOfDayFormat: Intl.DateTimeFormat | undefined;
+const timeOfDay = () =>
+  (timeOfDayFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }));
 
 function useNow(): Date {
   const [now, setNow] = useState(() => new Date());
@@ -92,7 +96,7 @@ export default function WeatherChip() {
   const weather = saved ? weatherAt(saved, now) : null;
   if (!saved || !weather) return null;
   const { Icon, label } = ICONS[weather.icon];
-  const readAt = timeOfDay.format(new Date(saved.savedAt));
+  const readAt = timeOfDay().format(new Date(saved.savedAt));
   return (
     <p
       className="flex shrink-0 items-center gap-1.5 text-small whitespace-nowrap text-muted"

@@ -9,8 +9,8 @@ import {
 } from '../../../src/domain/clock';
 import { DATE_DISPLAY, DATE_TIME_DISPLAY } from '../../../src/domain/dates';
 
-// The first screens format dates through Intl (clock.ts) so that they load without Luxon; everywhere else
-// Luxon's tokens describe the SPEC's formats. These hold the two to the same text.
+// The first screens format dates by hand (clock.ts) so that they load without Luxon or Intl's locale data;
+// everywhere else Luxon's tokens describe the SPEC's formats. These hold the two to the same text.
 
 const instants = [
   '2027-04-01T09:00:00Z',
@@ -25,6 +25,20 @@ describe('display formats without Luxon', () => {
   it.each(instants)('formats %s as Luxon does with the SPEC tokens', (iso) => {
     expect(formatDateTime(iso)).toBe(DateTime.fromISO(iso).toFormat(DATE_TIME_DISPLAY));
     expect(formatDate(iso)).toBe(DateTime.fromISO(iso).toFormat(DATE_DISPLAY));
+  });
+
+  it('names every weekday and month, and pads every day and hour, as Luxon does', () => {
+    // Every day of a leap year at a different hour, minute and second: each name and each padding.
+    let moment = DateTime.fromISO('2028-01-01T00:00:00');
+    for (
+      let day = 0;
+      day < 366;
+      day++, moment = moment.plus({ days: 1, hours: 1, minutes: 7, seconds: 13 })
+    ) {
+      const iso = moment.toISO() ?? '';
+      expect(formatDateTime(iso)).toBe(moment.toFormat(DATE_TIME_DISPLAY));
+      expect(formatMoment(moment.toMillis())).toBe(moment.toFormat('ccc, LLL dd, HH:mm:ss'));
+    }
   });
 
   it('reads a date alone as that day on the device, not UTC midnight', () => {
@@ -49,12 +63,17 @@ describe('display formats without Luxon', () => {
 describe('relativeTime', () => {
   const now = DateTime.fromISO('2026-11-23T12:00:00Z').toMillis();
   it.each([
+    [0, 'in 0 seconds'],
+    [-1000, '1 second ago'],
     [-5 * 1000, '5 seconds ago'],
     [-90 * 1000, '1 minute ago'],
     [-5 * 60 * 1000, '5 minutes ago'],
     [-3 * 3600 * 1000, '3 hours ago'],
     [-2 * 24 * 3600 * 1000, '2 days ago'],
+    [-8 * 24 * 3600 * 1000, '8 days ago'],
     [2 * 3600 * 1000, 'in 2 hours'],
+    [24 * 3600 * 1000, 'in 1 day'],
+    [400 * 24 * 3600 * 1000, 'in 1 year'],
   ])('%d ms from now reads as Luxon says it', (offset, words) => {
     expect(relativeTime(now + offset, now)).toBe(words);
     expect(DateTime.fromMillis(now + offset).toRelative({ base: DateTime.fromMillis(now) })).toBe(words);
