@@ -147,35 +147,37 @@ export class KincareDb extends Dexie {
 
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
-    this.version(1).stores({
+    // The whole schema, declared once at its current version. Dexie (since 3) needs an earlier version only
+    // for an upgrade function, and none has one: opening a replica of any earlier version, Dexie compares
+    // the tables and indexes on the device with these and adds or drops what differs, keeping every row
+    // (tests/unit/local/replica-upgrade.test.ts). Declared version by version, Dexie parsed the schemas of
+    // all earlier versions again for each one, a few milliseconds of every signed-in first screen.
+    // Version 8 dropped the appointments' appointment_date index: never queried by (screens sort a
+    // patient's appointments in memory), and every index is one more write per row; a first pull of
+    // 50,000 rows is about a tenth faster without it (tests/bench/pull-chromium.ts).
+    this.version(8).stores({
       profile: 'id',
       associatedPatients: 'patient_id',
-      appointments: 'id, patient_id, appointment_date',
+      appointments: 'id, patient_id',
       doctors: 'id, patient_id',
-      serverRows: 'key',
-      outbox: '++seq, status, [resource+entityId]',
-      blobs: 'id',
-      syncState: 'key',
-    });
-    this.version(2).stores({
+      pharmacies: 'id, patient_id',
+      prescriptions: 'id, patient_id',
+      dose_marks: 'id, [patient_id+date]',
+      lab_reports: 'id, patient_id',
+      labExtractions: 'report_id, state',
+      check_ins: 'id, [patient_id+day]',
+      medical_history: 'id, patient_id',
       careSent: 'request_id',
       careReceived: 'request_id',
       careApproved: 'permission_id',
       permissionRequests: 'id',
       careActivity: 'id, at',
+      billing: 'key',
+      serverRows: 'key',
+      outbox: '++seq, status, [resource+entityId]',
+      blobs: 'id',
+      syncState: 'key',
     });
-    this.version(3).stores({ pharmacies: 'id, patient_id' });
-    this.version(4).stores({
-      prescriptions: 'id, patient_id',
-      dose_marks: 'id, [patient_id+date]',
-    });
-    this.version(5).stores({ lab_reports: 'id, patient_id', labExtractions: 'report_id, state' });
-    this.version(6).stores({ billing: 'key' });
-    this.version(7).stores({ check_ins: 'id, [patient_id+day]', medical_history: 'id, patient_id' });
-    // appointment_date was indexed but never queried by (screens sort a patient's appointments in memory),
-    // and every index is one more write per row: dropping it makes a first pull of 50,000 rows about a
-    // tenth faster (tests/bench/pull-chromium.ts).
-    this.version(8).stores({ appointments: 'id, patient_id' });
     // Another tab or the service worker is deleting this replica (logout): stay closed. Dexie's own
     // handler would reopen on the next query and recreate the user's data after they signed out.
     this.on('versionchange', (event: IDBVersionChangeEvent) => {

@@ -5,6 +5,8 @@ import { DB_PREFIX, closeUserDb, deleteUserDbs, openUserDb } from '../../../src/
 // Schema version 8 of the replica dropped the appointments' appointment_date index (never queried by:
 // screens sort a patient's appointments in memory). A device that updates the app opens its replica of
 // version 7 at version 8: every appointment, and everything else kept, must come through unchanged.
+// The schema is declared at its current version only (src/local/db.ts): a replica of any earlier version
+// gets the tables added since, with what it held kept.
 
 afterEach(async () => {
   closeUserDb();
@@ -55,5 +57,59 @@ describe('the replica across schema versions', () => {
     expect(await db.appointments.count()).toBe(3);
     expect(await db.outbox.where('status').equals('pending').count()).toBe(1);
     expect((await db.syncState.get('cursor'))?.value).toBe(42);
+  });
+
+  it('opens a version 1 replica at version 8 with every table added since, its rows kept', async () => {
+    const userId = 'user-first-version';
+    const earlier = new Dexie(`${DB_PREFIX}${userId}`);
+    earlier.version(1).stores({
+      profile: 'id',
+      associatedPatients: 'patient_id',
+      appointments: 'id, patient_id, appointment_date',
+      doctors: 'id, patient_id',
+      serverRows: 'key',
+      outbox: '++seq, status, [resource+entityId]',
+      blobs: 'id',
+      syncState: 'key',
+    });
+    await earlier.table('doctors').put({ id: 'd-1', patient_id: 'p-1', name: 'Dr. Ada Lovelace' });
+    await earlier.table('syncState').put({ key: 'cursor', value: 7 });
+    earlier.close();
+
+    const db = await openUserDb(userId);
+    expect(db.verno).toBe(8);
+    expect((await db.doctors.get('d-1'))?.name).toBe('Dr. Ada Lovelace');
+    expect((await db.syncState.get('cursor'))?.value).toBe(7);
+    // Tables of later versions are there, with their indexes, and take rows.
+    await db.table('check_ins').put({ id: 'c-1', patient_id: 'p-1', day: '2026-11-24' });
+    expect(await db.check_ins.where('[patient_id+day]').equals(['p-1', '2026-11-24']).count()).toBe(1);
+    await db.table('dose_marks').put({ id: 'm-1', patient_id: 'p-1', date: '2026-11-24' });
+    expect(await db.dose_marks.where('[patient_id+date]').equals(['p-1', '2026-11-24']).count()).toBe(1);
+    expect(await db.careActivity.orderBy('at').count()).toBe(0);
+    expect(db.tables.map((table) => table.name).sort()).toEqual(
+      [
+        'appointments',
+        'associatedPatients',
+        'billing',
+        'blobs',
+        'careActivity',
+        'careApproved',
+        'careReceived',
+        'careSent',
+        'check_ins',
+        'doctors',
+        'dose_marks',
+        'labExtractions',
+        'lab_reports',
+        'medical_history',
+        'outbox',
+        'permissionRequests',
+        'pharmacies',
+        'prescriptions',
+        'profile',
+        'serverRows',
+        'syncState',
+      ].sort(),
+    );
   });
 });
