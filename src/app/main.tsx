@@ -13,11 +13,21 @@ import './styles.css';
 // The browser offers installing once, early: keep its event for the Install button, which renders later.
 captureInstallPrompt();
 
+// The first screen of a load is at its top already, and its content is still on its way from IndexedDB,
+// so there is nothing to restore: scrolling anyway forces a layout in the middle of the first render, a
+// long task on a phone (tests/bench/lighthouse.ts). Every later navigation restores or starts at the top.
+let firstScreenRendered = false;
+const restoreScrollAfterFirstScreen = () => {
+  if (firstScreenRendered) return true;
+  firstScreenRendered = true;
+  return false;
+};
+
 const router = createRouter({
   routeTree,
   defaultPendingComponent: LoadingScreen,
   defaultPreload: 'intent',
-  scrollRestoration: true,
+  scrollRestoration: restoreScrollAfterFirstScreen,
   // Pages scroll inside <main>, which stays from one page to the next: a new page starts at its top
   // (Back and Forward still restore where the person was).
   scrollToTopSelectors: ['#main'],

@@ -12,6 +12,7 @@ import { useScreenDrawn } from './first-screen';
 import { SyncStatusPlaceholder } from './sync-status-placeholder';
 import { useCaregiverPermissionsRead } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
+import { canTellScreenWidth, useWideScreen } from '../ui/use-wide-screen';
 
 // The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
 // its library) once the screen is drawn (first-screen.ts): the shell is part of every signed-in first
@@ -63,6 +64,11 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const [askingAboutUnsent, setAskingAboutUnsent] = useState(false);
   const navigate = useNavigate();
   const phone = usePhoneNav(role);
+  // Only the menu the screen shows is built (both where the width cannot be told; CSS hides one): the
+  // hidden sidebar was a dozen links and icons built on every render of a phone's shell.
+  const wide = useWideScreen();
+  const sidebarShown = wide || !canTellScreenWidth();
+  const tabBarShown = !wide || !canTellScreenWidth();
   const drawn = useScreenDrawn();
   useReplicaSync(userId, drawn);
   usePrefetchShell(drawn);
@@ -83,7 +89,9 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
     });
   return (
     <div className="flex h-dvh bg-canvas text-text">
-      <Sidebar role={role} collapsed={collapsed} onToggle={toggle} onLogout={() => void logout()} />
+      {sidebarShown ? (
+        <Sidebar role={role} collapsed={collapsed} onToggle={toggle} onLogout={() => void logout()} />
+      ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
         <Header
           role={role}
@@ -106,9 +114,11 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
             <Outlet />
           </div>
         </main>
-        {phone ? <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} /> : null}
+        {phone && tabBarShown ? (
+          <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} />
+        ) : null}
       </div>
-      {moreOpen && phone ? (
+      {moreOpen && phone && tabBarShown ? (
         <Suspense fallback={null}>
           <MoreSheet
             open

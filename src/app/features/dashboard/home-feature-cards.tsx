@@ -1,12 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Activity, FlaskConical, HeartPulse } from 'lucide-react';
+import { useScreenDrawn } from '../../shell/first-screen';
 import { HomeCard, NO_ACCESS_TEXT, type Paths } from './home-card';
 
 // Home's cards whose content other features bring: the latest lab results, today's check-in and the
 // Fitbit summary. Each content is a chunk loaded after the first paint (through load-home-cards.ts, see
 // there why), so Home's first load carries only these shells (tests/build/budget.mjs). Until a chunk is
 // there the card says what it is doing; a caregiver without the section's permission gets no content
-// at all, only why.
+// at all, only why. The chunks are asked for once Home is drawn (first-screen.ts): asked for while its
+// first cards were being drawn, their loading and running took a phone's network and main thread from
+// that first paint (tests/bench/lighthouse.ts).
 
 const homeCards = () => import('./load-home-cards');
 const LatestResults = lazy(() =>
@@ -47,6 +50,12 @@ function Unavailable({ patientId, caregiver, allowed, what }: CardProps & { what
 
 const loading = (text: string) => <p className="text-muted">{text}</p>;
 
+/** A card's content, or what the card is doing until Home is drawn and the content's chunk is there. */
+function AfterFirstPaint({ waiting, children }: { waiting: string; children: ReactNode }) {
+  const drawn = useScreenDrawn();
+  return <Suspense fallback={loading(waiting)}>{drawn ? children : loading(waiting)}</Suspense>;
+}
+
 export function ResultsCard({
   patientId,
   caregiver,
@@ -56,9 +65,9 @@ export function ResultsCard({
   return (
     <HomeCard id="results" title="Latest results" icon={FlaskConical}>
       {patientId && allowed ? (
-        <Suspense fallback={loading('Checking the latest lab results...')}>
+        <AfterFirstPaint waiting="Checking the latest lab results...">
           <LatestResults patientId={patientId} caregiver={caregiver} path={path} />
-        </Suspense>
+        </AfterFirstPaint>
       ) : (
         <Unavailable
           patientId={patientId}
@@ -75,9 +84,9 @@ export function CheckInCard({ patientId, caregiver, allowed }: CardProps) {
   return (
     <HomeCard id="check-in" title="Check-in" icon={HeartPulse}>
       {patientId && allowed ? (
-        <Suspense fallback={loading('Checking today’s check-in...')}>
+        <AfterFirstPaint waiting="Checking today’s check-in...">
           <CheckInHomeCard patientId={patientId} />
-        </Suspense>
+        </AfterFirstPaint>
       ) : (
         <Unavailable patientId={patientId} caregiver={caregiver} allowed={allowed} what="daily check-ins" />
       )}
@@ -89,9 +98,9 @@ export function FitbitCard({ patientId, caregiver, allowed }: CardProps) {
   return (
     <HomeCard id="fitbit" title="Fitbit" icon={Activity}>
       {patientId && allowed ? (
-        <Suspense fallback={loading('Checking the Fitbit summary...')}>
+        <AfterFirstPaint waiting="Checking the Fitbit summary...">
           <FitbitHomeCard patientId={patientId} />
-        </Suspense>
+        </AfterFirstPaint>
       ) : (
         <Unavailable patientId={patientId} caregiver={caregiver} allowed={allowed} what="Fitbit summary" />
       )}

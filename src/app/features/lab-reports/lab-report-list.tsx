@@ -1,10 +1,11 @@
-import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { CloudUpload, Eye, FileClock, Pencil, RotateCw, ScanSearch, Trash2 } from 'lucide-react';
 import { needsReview, type LabReport } from '../../../domain/lab-reports';
 import type { LabExtractionJob } from '../../../local/db';
 import { isWaitingToUpload } from '../../../local/lab-reports';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
+import { useWideScreen } from '../../ui/use-wide-screen';
 import { displayDate, localDay } from './lab-report-format';
 
 // The reports as the spec lays them out: a table (Uploaded Date, Doctor, Report Type, Action) from 768 px,
@@ -30,21 +31,6 @@ type Props = LabReportActions & {
   focusId: string | null;
   onFocused: () => void;
 };
-
-const WIDE = '(min-width: 768px)';
-
-/** Whether the screen is at least 768 px wide (false where matchMedia is missing: the cards). */
-export function useWideScreen(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      if (typeof window.matchMedia !== 'function') return () => undefined;
-      const query = window.matchMedia(WIDE);
-      query.addEventListener('change', listener);
-      return () => query.removeEventListener('change', listener);
-    },
-    () => typeof window.matchMedia === 'function' && window.matchMedia(WIDE).matches,
-  );
-}
 
 /** The report in words, for buttons and the preview: 'Lipid Panel of 2026/03/14'. */
 export const reportName = (report: Pick<LabReport, 'report_type' | 'report_date'>) =>
