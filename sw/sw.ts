@@ -3,11 +3,8 @@ import '../src/local/zod-without-eval';
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { DB_PREFIX, deleteDataCaches, forgetUserData, KincareDb } from '../src/local/db';
-import { deleteSessionCopy, readSessionCopy, SESSION_CHANNEL } from '../src/local/session-store';
-import { createTransport } from '../src/local/sync-transport';
-import { syncOnce } from '../src/local/sync-engine';
-import { syncLockName, withSyncLock } from '../src/local/sync-lock';
+import { readSessionCopy } from '../src/local/session-store';
+import { syncStoredSession } from '../src/local/sync-worker';
 import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from '../src/local/sync-tags';
 import { readReminder, reminderNotification, takeFromReminder } from '../src/local/reminder-actions';
 import type { ReminderPush } from '../src/domain/reminders';
@@ -16,7 +13,7 @@ import type { ReminderPush } from '../src/domain/reminders';
 // every navigation with the cached index.html, so the installed app opens with no signal. API calls are
 // never cached here: personal data lives in the per-user IndexedDB replica, which logout deletes.
 // On `sync` (Background Sync, also with the page closed) it replays the queued changes; on
-// `periodicsync` (the nightly sync of an installed app) it pushes and pulls.
+// `periodicsync` (the nightly sync of an installed app) it pushes and pulls (src/local/sync-worker.ts).
 
 declare const self: ServiceWorkerGlobalScope;
 type TaggedEvent = ExtendableEvent & { tag: string };
@@ -30,55 +27,15 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 });
 clientsClaim();
 
-async function syncFromWorker(): Promise<void> {
-  const session = await readSessionCopy();
-  if (!session) return; // signed out: nothing of anyone's to send
-  const db = new KincareDb(`${DB_PREFIX}${session.userId}`);
-  let sentToken: string | null = null;
-  let ok = false;
-  let problem: string | undefined;
-  try {
-    await db.open();
-    const transport = createTransport({
-      baseURL: '/api',
-      adapter: 'fetch',
-      getToken: async () => (sentToken = (await readSessionCopy())?.token ?? null),
-    });
-    const result = await syncOnce(db, transport, { lockName: syncLockName(session.userId), force: true });
-    ok = result.ok;
-    problem = result.problem;
-  } finally {
-    db.close();
-  }
-  if (problem === 'signed-out') {
-    if (sentToken) await forgetEndedSession(session.userId, sentToken);
-    return;
-  }
-  // Failing the event makes the browser fire `sync` again later, with its own backoff.
-  if (!ok) throw new Error(`sync incomplete: ${problem ?? 'unknown'}`);
-}
-
-/**
- * The session ended (401) while no page was open: the device forgets the person now, as the page would
- * (only their unsent changes stay), unless a page signed in again meanwhile with a newer token. Open pages
- * are told, and follow.
- */
-async function forgetEndedSession(userId: string, token: string): Promise<void> {
-  if (!(await deleteSessionCopy(token))) return;
-  await withSyncLock(syncLockName(userId), () => forgetUserData(userId));
-  await deleteDataCaches();
-  const channel = new BroadcastChannel(SESSION_CHANNEL);
-  channel.postMessage('changed');
-  channel.close();
-}
+const syncHere = () => syncStoredSession({ adapter: 'fetch' });
 
 self.addEventListener('sync', (event) => {
   const tagged = event as TaggedEvent;
-  if (tagged.tag === BACKGROUND_SYNC_TAG) tagged.waitUntil(syncFromWorker());
+  if (tagged.tag === BACKGROUND_SYNC_TAG) tagged.waitUntil(syncHere());
 });
 self.addEventListener('periodicsync', (event) => {
   const tagged = event as TaggedEvent;
-  if (tagged.tag === PERIODIC_SYNC_TAG) tagged.waitUntil(syncFromWorker());
+  if (tagged.tag === PERIODIC_SYNC_TAG) tagged.waitUntil(syncHere());
 });
 
 // Medicine reminders (issue 11): the server pushes a dose that is due (or, to a caregiver, one that was not
@@ -115,7 +72,7 @@ async function takenFromNotification(message: ReminderPush): Promise<void> {
     return;
   }
   try {
-    await syncFromWorker();
+    await syncHere();
   } catch {
     // Background Sync (Chromium) replays the outbox once a connection is back, with no page open.
     const registration = self.registration as ServiceWorkerRegistration & {

@@ -7,7 +7,9 @@ import { fill, RECORD_CHANGE_REFUSED, type ApiRoute } from './api-route-types';
 const RX = 'prescriptions' as const;
 /** A valid push subscription of a browser (the keys are checked for their length only). */
 const SUBSCRIPTION = {
-  endpoint: 'https://push.example.org/matrix',
+  // An address in the public IPv6 space, so that the server takes it with no DNS lookup (the tests have
+  // no DNS); nothing is ever sent to it.
+  endpoint: 'https://[3000::1]/matrix',
   keys: {
     p256dh: `B${'A'.repeat(86)}`,
     auth: 'AAAAAAAAAAAAAAAAAAAAAA',

@@ -1,7 +1,7 @@
 import { planIdSchema } from './billing';
 import { z } from 'zod';
 import { ETHNICITIES, GENDERS, RACES } from './options';
-import { passwordSchema, PASSWORD_MESSAGES } from './password';
+import { ownPasswordRefinement, passwordSchema, PASSWORD_MESSAGES } from './password';
 import { ROLES } from './roles';
 import { safeText } from './text';
 import { isIsoDate } from './clock';
@@ -71,29 +71,36 @@ const zipCode = z
   .trim()
   .regex(/^(\d{5}|\d{6})$/, AUTH_MESSAGES.zipInvalid);
 
-export const registerBodySchema = z.object({
-  name,
-  email,
-  password: passwordSchema,
-  role: z.enum(['Patient', 'Caregiver'], { error: AUTH_MESSAGES.roleInvalid }),
-  zip_code: zipCode,
-  /** A corporate sign-up's plan (/signup/:plan): a patient is offered it first when choosing a plan. */
-  plan: planIdSchema.optional(),
-});
+export const registerBodySchema = z
+  .object({
+    name,
+    email,
+    password: passwordSchema,
+    role: z.enum(['Patient', 'Caregiver'], { error: AUTH_MESSAGES.roleInvalid }),
+    zip_code: zipCode,
+    /** A corporate sign-up's plan (/signup/:plan): a patient is offered it first when choosing a plan. */
+    plan: planIdSchema.optional(),
+  })
+  .superRefine(
+    ...ownPasswordRefinement('password', (body: { password: string; name: string; email: string }) => body),
+  );
 export type RegisterBody = z.input<typeof registerBodySchema>;
 
 /**
  * POST /auth/invite-register: a person invited by a patient signs up as a caregiver. The e-mail is the
- * invitation's (the link proves the person reads that mailbox, so the account starts verified).
+ * invitation's (the link proves the person reads that mailbox, so the account starts verified); the
+ * server judges the password against it too.
  */
-export const inviteRegisterBodySchema = z.object({
-  token: z
-    .string({ error: 'The invitation link is not valid.' })
-    .regex(/^[A-Za-z0-9_-]{43}$/, 'The invitation link is not valid.'),
-  name,
-  password: passwordSchema,
-  zip_code: zipCode,
-});
+export const inviteRegisterBodySchema = z
+  .object({
+    token: z
+      .string({ error: 'The invitation link is not valid.' })
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'The invitation link is not valid.'),
+    name,
+    password: passwordSchema,
+    zip_code: zipCode,
+  })
+  .superRefine(...ownPasswordRefinement('password', (body: { password: string; name: string }) => body));
 export type InviteRegisterBody = z.input<typeof inviteRegisterBodySchema>;
 /** The answer to invite registration: the token for /onboarding/:token, the first sign-in. */
 export const inviteRegisterResponseSchema = z.object({
@@ -154,11 +161,16 @@ export const verifyOtpResponseSchema = z.object({
   resetToken: z.string(),
 });
 export type VerifyOtpResponse = z.infer<typeof verifyOtpResponseSchema>;
-export const resetPasswordBodySchema = z.object({
-  email,
-  newPassword: passwordSchema,
-  resetToken: resetTokenSchema,
-});
+/** The server judges the new password against the account's name too. */
+export const resetPasswordBodySchema = z
+  .object({
+    email,
+    newPassword: passwordSchema,
+    resetToken: resetTokenSchema,
+  })
+  .superRefine(
+    ...ownPasswordRefinement('newPassword', (body: { newPassword: string; email: string }) => body),
+  );
 export type ResetPasswordBody = z.input<typeof resetPasswordBodySchema>;
 
 /** One sign-in of the person (GET /auth/sessions): when, from which browser and address; `current` is the caller's. */
@@ -274,10 +286,7 @@ export const updateProfileResponseSchema = z.object({
   data: profileSchema,
 });
 
-/**
- * What a patient learns about an e-mail before inviting its owner (user-info): that the account exists,
- * its name and its role, nothing else.
- */
+/** What a patient learns of one of their caregivers by e-mail (user-info): id, name and role, nothing else. */
 export const userInfoSchema = z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 export const userInfoResponseSchema = z.object({ success: z.literal(true), data: userInfoSchema });

@@ -26,8 +26,6 @@ export const CARE_MESSAGES = {
   emailRequired: 'Caregiver email is required.',
   emailInvalid: 'Enter a valid email address.',
   inviteSelf: 'You cannot invite yourself.',
-  invitePatientAccount:
-    'This e-mail belongs to a patient account. Invite a caregiver account or another e-mail address.',
   alreadyInvited: 'A request to this caregiver is already waiting for an answer.',
   alreadyLinked: 'This caregiver already has access. Change their permissions instead.',
   relationshipTooLong: 'Relationship must be at most 100 characters.',
@@ -127,7 +125,7 @@ export type UpdatePermissionBody = z.input<typeof updatePermissionBodySchema>;
 export const sentRequestSchema = z.object({
   request_id: z.string(),
   caregiver_email: z.string(),
-  /** The caregiver's name once they have an account. */
+  /** Always null: the caregiver's name shows once they accept (GET /request/approved), not before. */
   name: z.string().nullable(),
   is_family: z.boolean(),
   relationship: z.string().nullable(),
@@ -138,10 +136,12 @@ export const sentRequestSchema = z.object({
 });
 export type SentRequest = z.infer<typeof sentRequestSchema>;
 
-/** One row of GET /request/received (a caregiver's invitations waiting for their answer). */
+/**
+ * One row of GET /request/received (a caregiver's invitations waiting for their answer): who invited
+ * them; the patient's id only once they accept (GET /request/associate-patients).
+ */
 export const receivedRequestSchema = z.object({
   request_id: z.string(),
-  patient_id: z.string(),
   name: z.string(),
   email: z.string(),
   is_family: z.boolean(),
@@ -266,8 +266,9 @@ export const ACTIVITY_KINDS = ['write', 'delivery'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /**
- * One line of GET /request/activity: a caregiver's write ('write', with op and record_id) or a delivery
- * of the patient's records to a caregiver's device ('delivery', with count).
+ * One line of GET /request/activity: a caregiver's write ('write', with op and record_id) or a day's
+ * deliveries of one kind of the patient's records to a caregiver's device ('delivery': count adds up the
+ * records delivered that day, at is the last delivery). `limit` counts writes and delivery lines apart.
  */
 export const activityEntrySchema = z.object({
   id: z.string(),

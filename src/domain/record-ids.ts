@@ -1,5 +1,22 @@
+import type { SyncedResource } from './sync';
+
 // Ids of records that any device must be able to name before the server has them (a dose's mark, a day's
-// check-in, a patient's medical history): name-based UUIDs made from what identifies the record.
+// check-in, a patient's medical history): name-based UUIDs made from what identifies the record. Anyone
+// who knows what a name is made of (a patient's id, which a caregiver sees) can work such an id out, so it
+// belongs to its record alone: the server makes it itself from the record's patient (and day, or dose) and
+// takes no other id for that record, and it refuses an id of this layout for a record of any other kind
+// (isNameBasedId), whether or not the record it would name exists yet.
+
+/** The resources whose ids are made from a name; every other record has a random id (version 4). */
+export const NAME_BASED_ID_RESOURCES: ReadonlySet<SyncedResource> = new Set<SyncedResource>([
+  'dose_marks',
+  'check_ins',
+  'medical_history',
+]);
+
+export const RECORD_ID_MESSAGES = {
+  nameBased: 'This id is kept for a record the app names itself. Create the record with a new random id.',
+} as const;
 
 /** A name-based UUID (version 5 layout) from the SHA-1 digest of its name. */
 export function uuidFromDigest(digest: Uint8Array): string {
@@ -14,4 +31,9 @@ export function uuidFromDigest(digest: Uint8Array): string {
 export async function uuidFromName(name: string): Promise<string> {
   const bytes = new TextEncoder().encode(name);
   return uuidFromDigest(new Uint8Array(await crypto.subtle.digest('SHA-1', bytes)));
+}
+
+/** Whether `id` has the layout uuidFromDigest gives (version 5), as no random id has. */
+export function isNameBasedId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-5/i.test(id);
 }

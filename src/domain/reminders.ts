@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { doseTimeSchema, isoDateSchema, timeZoneSchema } from './prescriptions';
 
-// Medicine reminders (issue 11, point 4) by Web Push: the subscription a device hands the server, the
-// messages the server sends (a dose is due; a dose was not marked in time), and snoozing one.
+// Medicine reminders by Web Push: the subscription a device hands the server, the messages the server
+// sends (a dose is due; a dose was not marked in time), and snoozing one.
+
+/** The most devices one person gets reminders on: subscribing one more turns them off on the oldest. */
+export const MAX_PUSH_DEVICES_PER_PERSON = 10;
 
 export const REMINDER_MESSAGES = {
   unsupported:
@@ -10,8 +13,12 @@ export const REMINDER_MESSAGES = {
   denied: 'Notifications are blocked for Kincare. Allow them in your browser settings to get reminders.',
   offline: 'Turning reminders on needs a connection.',
   enabled: 'Reminders are on for this device.',
+  enabledOldestReplaced: `Reminders are on for this device. They go to at most ${MAX_PUSH_DEVICES_PER_PERSON} devices, so they are now off on the device that turned them on longest ago.`,
   disabled: 'Reminders are off for this device.',
   endpointInvalid: 'The push endpoint must be an https address of at most 1000 characters.',
+  endpointNotPublic:
+    'The push endpoint must be a push service on the internet, not this server or an address of a private network.',
+  endpointHostUnknown: "The push endpoint's host could not be found. Check the connection and try again.",
   keysInvalid: 'The subscription keys are not valid.',
   subscriptionUnknown: 'This device is not subscribed to reminders.',
   snoozed: (minutes: number) => `Reminder snoozed for ${minutes} minutes.`,

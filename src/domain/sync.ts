@@ -37,9 +37,14 @@ export const editMetaSchema = z.object({
 
 /**
  * The record in the answer to a change made by someone who may change it but not read it (a caregiver
- * granted Edit and not Read): its id and new version only, none of its fields.
+ * granted Edit and not Read): its id and new version only, none of its fields. A replayed answer about a
+ * record deleted since is such a receipt too, with `deleted` (and the delete's version).
  */
-export const recordReceiptSchema = z.object({ id: z.string(), version: z.number() });
+export const recordReceiptSchema = z.object({
+  id: z.string(),
+  version: z.number(),
+  deleted: z.boolean().optional(),
+});
 export type RecordReceipt = z.infer<typeof recordReceiptSchema>;
 
 export const pullQuerySchema = z.object({

@@ -41,6 +41,10 @@ export const UPLOAD_MESSAGES = {
   imageTooManyPixels: (pixels: number) =>
     `This image is too large: it may have at most ${Number((pixels / 1_000_000).toFixed(1))} million pixels. Save a smaller copy and upload that.`,
   imageUnreadable: 'This image could not be read. Save it again as a PNG, JPEG or WebP and upload that.',
+  imageTooDemanding:
+    'This photo needs more memory to convert than one photo may use, so it was not kept. Save it as a JPEG and upload that.',
+  convertersBusy: (seconds: number) =>
+    `Your earlier photos are still being converted. Please try again in about ${seconds} seconds.`,
   profileForPatient: 'A profile photo is your own: leave out patient.',
 } as const;
 

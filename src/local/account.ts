@@ -87,11 +87,13 @@ export async function completeSignIn(
   confirmDeletingOthersChanges: ConfirmDeletingOthersChanges,
 ): Promise<Profile | null> {
   // Someone else's replica may be left on this device (their session ended without a logout). The same
-  // person's replica is kept, so what they queued before their session ended goes out now.
+  // person's replica is kept, so what they queued before their session ended goes out now. Another
+  // person's goes before this session is stored: from the moment it is, nothing of the earlier person's
+  // is left to show, or to sync under it.
   const othersUnsent = await unsentChangesOfOtherUsers(login.userId);
   if (othersUnsent > 0 && !(await confirmDeletingOthersChanges(othersUnsent))) return null;
-  await storeSession(login.accessToken, login.role);
   await deleteOtherUsersDbs(login.userId);
+  await storeSession(login.accessToken, login.role);
   await openUserDb(login.userId);
   const profile = await refreshProfile();
   void requestPersistentStorage();

@@ -240,6 +240,11 @@ export async function unsentChangesOfOtherUsers(userId: string): Promise<number>
   return counts.reduce((total, count) => total + count, 0);
 }
 
+/** How many changes this person queued that wait on the device for their next sign-in (their session ended). */
+export function unsentChangesKeptFor(userId: string): Promise<number> {
+  return outboxSizeOf(`${DB_PREFIX}${userId}`);
+}
+
 /** Every entry in an outbox is a change the server has not taken yet: pending, or refused and not discarded. */
 export async function unsentChangeCount(db: KincareDb): Promise<number> {
   return db.outbox.count();
@@ -274,9 +279,11 @@ export async function deleteUserDbs(): Promise<void> {
 /**
  * What a session that ended (a 401) leaves of a person on this device: only what they queued and the
  * server never took (the outbox, the files those changes need, and for each queued record its id and the
- * version it was edited on, without the record's fields), so that it goes out when they sign in again.
- * Everything else of theirs (every synced table, their profile, caregiver links, cursor, files) is deleted;
- * with nothing queued the whole replica goes. Answers how many unsent changes were kept.
+ * version it was edited on, without the record's fields), so that it goes out when they sign in again,
+ * and which of those records are lab reports still to be read for them (to be read after that sign-in:
+ * what was read, if anything, goes). Everything else of theirs (every synced table, their profile,
+ * caregiver links, cursor, files) is deleted; with nothing queued the whole replica goes. Answers how many
+ * unsent changes were kept.
  */
 export async function forgetUserData(userId: string): Promise<number> {
   const name = `${DB_PREFIX}${userId}`;
@@ -295,8 +302,24 @@ export async function forgetUserData(userId: string): Promise<number> {
       if (unsent.length === 0) return 0;
       const needed = new Set(unsent.flatMap((entry) => entry.blobIds ?? []));
       const queued = new Set(unsent.map((entry) => `${entry.resource}:${entry.entityId}`));
-      const kept = new Set<string>([db.outbox.name, db.blobs.name, db.serverRows.name]);
+      const kept = new Set<string>([
+        db.outbox.name,
+        db.blobs.name,
+        db.serverRows.name,
+        db.labExtractions.name,
+      ]);
       await Promise.all(db.tables.filter((table) => !kept.has(table.name)).map((table) => table.clear()));
+      // What was read from a report goes (the person's records); the report is read again after the next
+      // sign-in, unless reading it failed (that message names no record, and the person retries it).
+      const jobs = (await db.labExtractions.toArray())
+        .filter((job) => queued.has(`lab_reports:${job.report_id}`))
+        .map((job): LabExtractionJob => ({
+          ...job,
+          extraction: null,
+          ...(job.state === 'failed' ? {} : { state: 'waiting', message: null }),
+        }));
+      await db.labExtractions.clear();
+      await db.labExtractions.bulkPut(jobs);
       const blobIds = (await db.blobs.toCollection().primaryKeys()).filter((id) => !needed.has(id));
       await db.blobs.bulkDelete(blobIds);
       // The base version of each queued edit stays (the server merges against it); the record itself goes.

@@ -1,6 +1,6 @@
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { errorMessages } from './http-errors';
-import { endSession, readSession } from './session';
+import { endSession, readSession, userIdFromToken } from './session';
 import { httpEvents } from './http-events';
 
 // The only module of the client that talks to the network. The token is attached at send time (never
@@ -34,13 +34,22 @@ http.interceptors.response.use(undefined, async (error: unknown) => {
     if (error.response?.status === 401 && sentToken) {
       // The caller's promise settles only once the device has forgotten the person, so nothing it does
       // next can read or write what the ended session left.
-      if (!error.config?.endsSession && (await endSession(sentToken))) httpEvents().onUnauthorized();
+      if (!error.config?.endsSession && (await endSession(sentToken)))
+        httpEvents().onUnauthorized({ unsentChanges: await unsentChangesKept(sentToken) });
     } else if (!error.config?.quiet) {
       httpEvents().onError(errorMessages(error));
     }
   }
   return Promise.reject(error);
 });
+
+async function unsentChangesKept(endedToken: string): Promise<number> {
+  const userId = userIdFromToken(endedToken);
+  if (!userId) return 0;
+  // Loaded here, not up front: the sign-in page's calls need no replica (Dexie).
+  const { unsentChangesKeptFor } = await import('./db');
+  return unsentChangesKeptFor(userId);
+}
 
 function bearerToken(header: unknown): string | null {
   return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : null;

@@ -1,7 +1,8 @@
 import { onOutboxChange } from './outbox';
-import { userDb } from './db';
+import { unsentChangesKeptFor, userDb } from './db';
+import type { SessionEnded } from './http-events';
 import { endSession, onSessionChange, readSession } from './session';
-import { createTransport } from './sync-transport';
+import { createTransport, ownersToken } from './sync-transport';
 import { syncOnce, type SyncResult } from './sync-engine';
 import { syncLockName } from './sync-lock';
 import { registerPeriodicSync } from './background-sync';
@@ -17,17 +18,18 @@ const EVERY_FEW_MINUTES_MS = 3 * 60 * 1000;
 type Hooks = {
   onResult: (result: SyncResult) => void;
   /** The server answered 401 and the session is over: the device has already forgotten the person. */
-  onSessionEnded?: () => void;
+  onSessionEnded?: (ended: SessionEnded) => void;
 };
 
 export function startSync(userId: string, hooks: Hooks): () => void {
   stopSync();
   // The token each request was sent with, so that a 401 ends the session only if that token is still the
-  // stored one (another tab may have signed in again meanwhile).
+  // stored one (another tab may have signed in again meanwhile). Only this person's token: a sync under
+  // way when someone else signs in sends nothing more.
   let sentToken: string | null = null;
   const transport = createTransport({
     baseURL: '/api',
-    getToken: () => (sentToken = readSession()?.token ?? null),
+    getToken: () => (sentToken = ownersToken(userId, readSession())),
   });
   let running: Promise<SyncResult | undefined> | null = null;
   let again = false;
@@ -45,7 +47,7 @@ export function startSync(userId: string, hooks: Hooks): () => void {
         again = false;
         result = await syncOnce(userDb(), transport, { lockName: syncLockName(userId), force });
         if (result.problem === 'signed-out' && sentToken && (await endSession(sentToken)))
-          hooks.onSessionEnded?.();
+          hooks.onSessionEnded?.({ unsentChanges: await unsentChangesKeptFor(userId) });
         hooks.onResult(result);
         if (result.problem === undefined) void readReportsChosenOffline();
       } while (again && !stopped && result.problem === undefined);

@@ -34,6 +34,7 @@ import { medicalHistoryRoutes } from './routes/medical-history';
 import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
+import { createHeicConverter, type HeicConverter } from './services/heic';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +42,7 @@ declare module 'fastify' {
     config: Config;
     /** The one OCR service (label photos now, lab reports later): workers start on first use. */
     ocr: OcrService;
+    heic: HeicConverter;
   }
 }
 
@@ -74,7 +76,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('ocr', createOcrService(config.ocr));
-  app.addHook('onClose', async () => app.ocr.close()); // its worker threads would keep the process alive
+  app.decorate('heic', createHeicConverter(config.imageConversion));
+  // Their sandbox processes are stopped with the server, whatever they were reading.
+  app.addHook('onClose', async () => {
+    await Promise.all([app.ocr.close(), app.heic.close()]);
+  });
 
   // helmet's headers are the same for every answer; @fastify/helmet works them out again (building
   // helmet and parsing the CSP) on every request, so they are worked out once here and set from a table.
@@ -109,21 +115,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       api.setNotFoundHandler((request, reply) => reply.status(404).send(API_NOT_FOUND));
       await api.register(healthRoutes);
+      // Public calls and signed-in ones side by side: each of their signed-in routes authenticates on
+      // its own, in onRequest (see their files).
       await api.register(authRoutes, { prefix: '/auth' });
-      await api.register(appointmentRoutes, { prefix: '/appointments' });
-      await api.register(doctorRoutes, { prefix: '/doctors' });
-      await api.register(pharmacyRoutes, { prefix: '/pharmacies' });
-      await api.register(prescriptionRoutes, { prefix: '/prescriptions' });
-      await api.register(labReportRoutes, { prefix: '/lab-reports' });
-      await api.register(pushRoutes, { prefix: '/push' });
-      await api.register(syncRoutes, { prefix: '/sync' });
-      await api.register(requestRoutes, { prefix: '/request' });
-      await api.register(uploadRoutes, { prefix: '/upload-image' });
       await api.register(billingRoutes, { prefix: '/stripe' });
-      await api.register(checkInRoutes, { prefix: '/interactions' });
-      await api.register(weatherRoutes, { prefix: '/weather' });
-      await api.register(medicalHistoryRoutes, { prefix: '/medical-history' });
-      await api.register(fitbitRoutes, { prefix: '/fitbit' });
+      await api.register(async (signedIn) => {
+        // Every route in here needs a signed-in caller. Authentication is the first thing that happens
+        // (onRequest, before the body is parsed and validated), so a caller without a live session gets
+        // 401 whatever the input, and limits counted per person (preHandler) know who is calling.
+        signedIn.addHook('onRequest', app.authenticate);
+        await signedIn.register(appointmentRoutes, { prefix: '/appointments' });
+        await signedIn.register(doctorRoutes, { prefix: '/doctors' });
+        await signedIn.register(pharmacyRoutes, { prefix: '/pharmacies' });
+        await signedIn.register(prescriptionRoutes, { prefix: '/prescriptions' });
+        await signedIn.register(labReportRoutes, { prefix: '/lab-reports' });
+        await signedIn.register(pushRoutes, { prefix: '/push' });
+        await signedIn.register(syncRoutes, { prefix: '/sync' });
+        await signedIn.register(requestRoutes, { prefix: '/request' });
+        await signedIn.register(uploadRoutes, { prefix: '/upload-image' });
+        await signedIn.register(checkInRoutes, { prefix: '/interactions' });
+        await signedIn.register(weatherRoutes, { prefix: '/weather' });
+        await signedIn.register(medicalHistoryRoutes, { prefix: '/medical-history' });
+        await signedIn.register(fitbitRoutes, { prefix: '/fitbit' });
+      });
     },
     { prefix: '/api' },
   );

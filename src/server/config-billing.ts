@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from './config';
+import { ConfigError } from './config-error';
 
 // The payment provider's settings (STRIPE_*), checked together: a key without its webhook secret would
 // take payments whose confirmations could never be verified, so the server refuses to start.

@@ -1,3 +1,4 @@
+import { ConfigError } from './config-error';
 import { stripeConfig, stripeEnvShape, type StripeConfig } from './config-billing';
 import { weatherApiUrlSchema } from './config-weather';
 import { fitbitConfig, fitbitEnvShape, type FitbitConfig } from './config-fitbit';
@@ -142,7 +143,7 @@ const envSchema = z.object({
   REMINDER_INTERVAL_SECONDS: wholeNumber(0, 3600, 30),
   /** Doses due longer ago than this when a server (re)starts get no late reminder (minutes). */
   REMINDER_CATCH_UP_MINUTES: wholeNumber(1, 24 * 60, 120),
-  /** (tests only) accept http:// push endpoints; real push services are https. */
+  /** (tests only) accept http:// push endpoints and loopback addresses, for a local push service (push/README.md). */
   PUSH_ALLOW_HTTP_ENDPOINTS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
   /** Label photos and lab reports read at once (each worker holds about 230 MB). */
   OCR_WORKERS: wholeNumber(1, 16, 1),
@@ -150,6 +151,14 @@ const envSchema = z.object({
   OCR_TIMEOUT_MS: wholeNumber(1000, 600_000, 60_000),
   /** The most pages of a PDF read. */
   OCR_MAX_PAGES: wholeNumber(1, 100, 5),
+  /** Documents one account may have waiting to be read, besides the one being read (src/server/sandbox). */
+  OCR_QUEUE_PER_ACCOUNT: wholeNumber(1, 100, 2),
+  /** Documents waiting to be read in all, from every account. */
+  OCR_QUEUE_TOTAL: wholeNumber(1, 10_000, 40),
+  /** The memory ceiling of each process that decodes a file a person sent (MiB; src/server/sandbox). */
+  DECODE_MEMORY_MB: wholeNumber(256, 65_536, 1024),
+  /** HEIC photos converted to JPEG at once (each process up to DECODE_MEMORY_MB). */
+  IMAGE_CONVERTERS: wholeNumber(1, 16, 1),
   /** Set, payments go through Stripe; unset, through the built-in test-mode checkout (config-billing.ts). */
   ...stripeEnvShape,
   /** The weather service (Open-Meteo's API) the header's weather is asked from (config-weather.ts). */
@@ -237,7 +246,16 @@ export type Config = {
     allowHttpEndpoints: boolean;
   };
   reminders: { intervalSeconds: number; catchUpMinutes: number };
-  ocr: { workers: number; timeoutMs: number; maxPages: number };
+  ocr: {
+    workers: number;
+    timeoutMs: number;
+    maxPages: number;
+    maxQueuePerAccount: number;
+    maxQueue: number;
+    memoryMb: number;
+  };
+  /** HEIC to JPEG conversion of uploads (services/heic.ts). */
+  imageConversion: { processes: number; memoryMb: number };
   /** Unset: files are kept on disk under DATA_DIR/files. */
   s3: S3Config | undefined;
   /** Unset: the built-in test-mode checkout takes the payments (nothing is charged). */
@@ -248,7 +266,7 @@ export type Config = {
   fitbit: FitbitConfig | undefined;
 };
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** Reads and checks the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -301,7 +319,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: vars.REMINDER_INTERVAL_SECONDS,
       catchUpMinutes: vars.REMINDER_CATCH_UP_MINUTES,
     },
-    ocr: { workers: vars.OCR_WORKERS, timeoutMs: vars.OCR_TIMEOUT_MS, maxPages: vars.OCR_MAX_PAGES },
+    ocr: {
+      workers: vars.OCR_WORKERS,
+      timeoutMs: vars.OCR_TIMEOUT_MS,
+      maxPages: vars.OCR_MAX_PAGES,
+      maxQueuePerAccount: vars.OCR_QUEUE_PER_ACCOUNT,
+      maxQueue: vars.OCR_QUEUE_TOTAL,
+      memoryMb: vars.DECODE_MEMORY_MB,
+    },
+    imageConversion: { processes: vars.IMAGE_CONVERTERS, memoryMb: vars.DECODE_MEMORY_MB },
     s3,
     stripe,
     weatherApiUrl: vars.WEATHER_API_URL,

@@ -11,6 +11,10 @@ const benches = [
   ['Many devices at once (push and pull against Postgres)', 'tests/bench/load.ts'],
   ['Server speed: Kincare beside a bare node:http + pg server', 'tests/bench/server.ts'],
   ['Lab report extraction: the corpus as text PDFs, scans and phone photos', 'tests/bench/extraction.ts'],
+  [
+    "Hostile files: HEIF and PDF bombs against memory and other people's latency",
+    'tests/bench/hostile-files.ts',
+  ],
   ['Provider directory: NPPES import and search at a million rows', 'tests/bench/directory.ts'],
   ['Large chaos run', 'tests/bench/chaos-large.ts'],
   ['Fuzz gate at 100,000 requests (hostile requests from the OpenAPI document)', 'tests/bench/fuzz.ts'],

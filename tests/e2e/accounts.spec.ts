@@ -29,7 +29,9 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
   await signUp.getByLabel('Account type').selectOption('Patient');
   await signUp.getByLabel('Zip code').fill('10001');
   await signUp.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByText('Check your e-mail for a verification link.')).toBeVisible();
+  await expect(
+    page.getByText('Check your e-mail: we sent a message to this address with the next step.'),
+  ).toBeVisible();
 
   // Signing in before verifying is refused with a clear message.
   await page.getByRole('tab', { name: 'Sign in' }).click();

@@ -256,7 +256,9 @@ for (const viewport of VIEWPORTS) {
       await form.getByLabel('Password').fill(PASSWORD);
       await form.getByLabel('Zip code').fill('10001');
       await form.getByRole('button', { name: 'Create account' }).click();
-      await expect(page.getByText('Check your e-mail for a verification link.')).toBeVisible();
+      await expect(
+        page.getByText('Check your e-mail: we sent a message to this address with the next step.'),
+      ).toBeVisible();
       await page.goto(verificationPath(await latestMailTo(email)));
       await expect(page.getByRole('status')).toContainText('You can sign in now');
 

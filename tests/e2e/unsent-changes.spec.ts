@@ -16,12 +16,14 @@ import {
   outboxSize,
   signInThroughUi,
   storedToken,
+  syncNow,
 } from './support';
 
-// No change is lost without the person deciding it (issue 6, point 3): signing out with unsent changes,
-// a session that ends with changes queued, another person signing in on a device that holds them, and a
-// change the server refused. Service workers are blocked so that only the page syncs, at steps the test
-// chooses (the worker's own replay is tested in appointments.spec.ts).
+// No change is lost without the person deciding it: signing out with unsent changes, a session that ends
+// with changes queued (the person is told why, and that their changes wait for them), another person
+// signing in on a device that holds them (deleted, never sent under that person's session), and a change
+// the server refused. Service workers are blocked so that only the page syncs, at steps the test chooses
+// (the worker's own replay is tested in appointments.spec.ts).
 
 test.use({ serviceWorkers: 'block' });
 
@@ -59,6 +61,21 @@ async function logoutOpener(page: Page) {
 async function openAppointments(page: Page) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Appointments' }).click();
   await expect(page.getByRole('button', { name: 'New appointment' })).toBeVisible();
+}
+
+/** What the device says when a session ends with `kept` changes unsent (shell/session-ended.tsx). */
+const sessionEndedText = (kept: string) =>
+  'Your session on this device has ended: your password was changed, this device was signed out from ' +
+  `another one, or your sign-in expired. Please sign in again. ${kept} and will be sent when you sign in again.`;
+
+/** Every push this page sends, with the token it went with and what it carried. */
+function recordPushes(page: Page): { authorization: string | undefined; body: string }[] {
+  const pushes: { authorization: string | undefined; body: string }[] = [];
+  page.on('request', (sent) => {
+    if (new URL(sent.url()).pathname === '/api/sync/push')
+      pushes.push({ authorization: sent.headers().authorization, body: sent.postData() ?? '' });
+  });
+  return pushes;
 }
 
 /** Fills the sign-in form and submits it, without waiting for where it leads. */
@@ -169,6 +186,9 @@ for (const viewport of VIEWPORTS) {
       await context.setOffline(false); // the sync that follows is answered 401
       await expect(page).toHaveURL(/\/login$/);
       await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
+      await expect(
+        page.getByText(sessionEndedText('Your 1 unsent change is kept on this device'), { exact: true }),
+      ).toBeVisible();
       await expectNoHorizontalOverflow(page);
       // The device forgot the person (issue 7) except the queued change: no token, the change kept.
       expect(await storedToken(page)).toBeNull();
@@ -185,7 +205,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText('Eye exam')).toBeVisible();
     });
 
-    test("another person signing in is told how many of the earlier person's unsent changes will be deleted", async ({
+    test("another person signing in is told how many of the earlier person's unsent changes will be deleted, and they are never sent", async ({
       page,
       context,
       request,
@@ -194,6 +214,8 @@ for (const viewport of VIEWPORTS) {
       const later = await createVerifiedUser(request, 'Patient', 'Ben Later');
       await signInThroughUi(page, earlier.email);
       const earlierId = await signedInUserId(page);
+      const earlierToken = await storedToken(page);
+      const pushes = recordPushes(page);
       await openAppointments(page);
       await context.setOffline(true);
       await addAppointmentThroughUi(page, 'Eye exam');
@@ -201,6 +223,9 @@ for (const viewport of VIEWPORTS) {
       const earlierPassword = await endSessionsElsewhere(request, earlier.email);
       await context.setOffline(false);
       await expect(page).toHaveURL(/\/login$/);
+      await expect(
+        page.getByText(sessionEndedText('Your 2 unsent changes are kept on this device'), { exact: true }),
+      ).toBeVisible();
 
       await submitSignIn(page, later.email);
       const dialog = page.getByRole('dialog', { name: 'Unsent changes on this device' });
@@ -228,9 +253,19 @@ for (const viewport of VIEWPORTS) {
       await acceptBetaPolicyIfAsked(page);
       const laterId = await signedInUserId(page);
       expect(await replicaNames(page)).toEqual([`kincare-${laterId}`]);
+      // Once the later person's device has synced, neither account holds the earlier person's changes, and
+      // no push carried them but the ones refused with the earlier person's ended token.
+      await syncNow(page);
       expect(
         await appointmentTitlesOf(request, await apiToken(request, earlier.email, earlierPassword)),
       ).toEqual([]);
+      expect(await appointmentTitlesOf(request, await apiToken(request, later.email))).toEqual([]);
+      const carriedEarlierChanges = () =>
+        pushes
+          .filter((push) => push.body.includes('Eye exam') || push.body.includes('Dentist'))
+          .map((push) => push.authorization)
+          .filter((authorization) => authorization !== `Bearer ${earlierToken}`);
+      expect(carriedEarlierChanges()).toEqual([]);
 
       // A replica with nothing unsent is deleted when the session ends, and the next sign-in asks nothing.
       await endSessionsElsewhere(request, later.email);
@@ -241,6 +276,13 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText('Logged in successfully')).toBeVisible();
       await expect(page.getByRole('dialog')).toHaveCount(0);
       expect(await replicaNames(page)).toEqual([`kincare-${earlierId}`]);
+      // Deleted means deleted: the earlier person signing in again sends nothing of it.
+      await syncNow(page);
+      expect(await outboxSize(page, earlierId ?? '')).toBe(0);
+      expect(
+        await appointmentTitlesOf(request, await apiToken(request, earlier.email, earlierPassword)),
+      ).toEqual([]);
+      expect(carriedEarlierChanges()).toEqual([]);
     });
 
     test('a refused change names the record, says why, and shows what the person had typed', async ({

@@ -9,9 +9,9 @@ export const MUTANTS = [
     patches: [
       {
         file: 'src/server/services/records.ts',
-        search: `  if (current.deletedAt) throw new HttpError(409, input.deletedMessage);
+        search: `  refuseUnstorableText(input.patch);
   let fresh: RecordRow | undefined = current;`,
-        replace: `  if (current.deletedAt) throw new HttpError(409, input.deletedMessage);
+        replace: `  refuseUnstorableText(input.patch);
   const planted = globalThis as { plantedEdits?: number };
   planted.plantedEdits = (planted.plantedEdits ?? 0) + 1;
   if (planted.plantedEdits % 50 === 0) return { row: current, merged: false };

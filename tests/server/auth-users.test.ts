@@ -42,7 +42,8 @@ async function link() {
 }
 
 describe('GET /api/auth/user-info', () => {
-  it('tells a patient the id, name and role of the account with the e-mail, whatever its case, and nothing else', async () => {
+  it('tells a patient the id, name and role of their own caregiver with the e-mail, whatever its case, and nothing else', async () => {
+    await link();
     // Details the person filled in must not reach whoever knows their e-mail.
     await ctx.database.db
       .update(users)
@@ -59,6 +60,24 @@ describe('GET /api/auth/user-info', () => {
     });
   });
 
+  it('answers every other e-mail exactly like one nobody has: no name, no role, not even that it exists', async () => {
+    const otherPatient = await createUser(ctx, { name: 'Other Patient', role: 'Patient' });
+    const unknown = await get('/api/auth/user-info?email=nobody@example.com', patient.token);
+    expect(unknown.statusCode).toBe(404);
+    // A caregiver not linked to the caller, another patient.
+    for (const email of [caregiver.email, otherPatient.email]) {
+      const answer = await get(`/api/auth/user-info?email=${encodeURIComponent(email)}`, patient.token);
+      expect([answer.statusCode, answer.body], email).toEqual([404, unknown.body]);
+      expect(answer.body).not.toContain('Giver');
+      expect(answer.body).not.toContain('Other Patient');
+    }
+    // The caller's caregiver once the link is gone.
+    await link();
+    await ctx.database.db.delete(careLinks);
+    const unlinked = await get(`/api/auth/user-info?email=${caregiver.email}`, patient.token);
+    expect([unlinked.statusCode, unlinked.body]).toEqual([404, unknown.body]);
+  });
+
   it('answers 403 to anyone but a patient', async () => {
     const response = await get(`/api/auth/user-info?email=${patient.email}`, caregiver.token);
     expect(response.statusCode).toBe(403);
@@ -68,7 +87,7 @@ describe('GET /api/auth/user-info', () => {
   it('answers 404 when nobody has the e-mail', async () => {
     const response = await get('/api/auth/user-info?email=nobody@example.com', patient.token);
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'No user found with this email.' });
+    expect(response.json()).toEqual({ message: 'None of your caregivers has this e-mail address.' });
   });
 
   it.each([
@@ -129,7 +148,9 @@ describe('GET /api/auth/:id', () => {
     expect((await get('/api/auth/profile', patient.token)).json()).toMatchObject({
       data: { id: patient.userId },
     });
-    expect((await get(`/api/auth/user-info?email=${patient.email}`, patient.token)).statusCode).toBe(200);
+    expect((await get(`/api/auth/user-info?email=${patient.email}`, patient.token)).json()).toEqual({
+      message: 'None of your caregivers has this e-mail address.',
+    });
     expect((await get('/api/auth/sessions', patient.token)).json()).toMatchObject({
       data: [{ current: true }],
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { activitySentence, type ActivityEntry } from '../../src/domain/caregivers';
 import type { PushChange } from '../../src/domain/sync';
@@ -128,7 +129,7 @@ describe('the activity log', () => {
     expect(await ctx.database.db.select().from(careActivity)).toHaveLength(1);
   });
 
-  it("records each delivery of the patient's records to a caregiver's device, with the count", async () => {
+  it("counts the deliveries of the patient's records to a caregiver's device: one line per caregiver, kind of record and day", async () => {
     for (let index = 0; index < 3; index += 1) await create(patient, visit());
     expect((await as(ctx, patient, { method: 'GET', url: '/api/sync/pull' })).statusCode).toBe(200);
     expect(await activity()).toEqual([]);
@@ -141,14 +142,94 @@ describe('the activity log', () => {
       url: `/api/sync/pull?cursor=${first.json().cursor + 10}`,
     });
     expect(quiet.json().changes).toEqual([]);
+    // The two pages of the pull, and two lists by REST: 2 + 1 + 3 + 3 appointments.
+    for (let index = 0; index < 2; index += 1) {
+      const list = await as(ctx, caregiver, {
+        method: 'GET',
+        url: `/api/appointments?patient=${patient.patientId}`,
+      });
+      expect(list.json().data).toHaveLength(3);
+    }
     const entries = await activity();
+    const days = new Set(entries.map((entry) => entry.at.slice(0, 10)));
     expect(
-      entries.map(({ kind, count, actor_name, resource }) => ({ kind, count, actor_name, resource })),
-    ).toEqual([
-      { kind: 'delivery', count: 1, actor_name: 'Alex', resource: 'appointments' },
-      { kind: 'delivery', count: 2, actor_name: 'Alex', resource: 'appointments' },
+      entries.map(({ kind, actor_name, resource }) => ({ kind, actor_name, resource })),
+      'one line a day (two if the reads straddled midnight UTC)',
+    ).toEqual([...days].map(() => ({ kind: 'delivery', actor_name: 'Alex', resource: 'appointments' })));
+    expect(entries.reduce((sum, entry) => sum + entry.count, 0)).toBe(9);
+    if (entries.length === 1) expect(sentenceOf(entries[0])).toBe("Alex's device received 9 appointments");
+  });
+
+  it("keeps a caregiver's changes in the patient's log however often the caregiver reads (210 lists)", async () => {
+    const changed = visit();
+    expect((await create(caregiver, changed)).statusCode).toBe(201);
+    await as(ctx, caregiver, { method: 'DELETE', url: `/api/appointments/${changed.id}` });
+    await create(patient, visit());
+    for (let index = 0; index < 210; index += 1) {
+      const list = await as(ctx, caregiver, {
+        method: 'GET',
+        url: `/api/appointments?patient=${patient.patientId}`,
+      });
+      expect(list.statusCode).toBe(200);
+    }
+    const writes = (entries: ActivityEntry[]) =>
+      entries.filter((entry) => entry.kind === 'write').map(({ op, record_id }) => ({ op, record_id }));
+    const changes = [
+      { op: 'delete', record_id: changed.id },
+      { op: 'create', record_id: changed.id },
+    ];
+    expect(writes(await activity())).toEqual(changes);
+    // The screen asks for 50 lines; even one line of each kind keeps the newest change.
+    const one = await as(ctx, patient, { method: 'GET', url: '/api/request/activity?limit=1' });
+    expect(writes(one.json<{ data: ActivityEntry[] }>().data)).toEqual([changes[0]]);
+
+    // The reads are counted, not listed one by one: a line per day (the 210 reads take seconds, so at
+    // most two days), their counts adding up to every appointment delivered.
+    const deliveries = await ctx.database.db
+      .select()
+      .from(careActivity)
+      .where(eq(careActivity.kind, 'delivery'));
+    expect(deliveries.length).toBeLessThanOrEqual(2);
+    expect(deliveries.reduce((sum, row) => sum + row.count, 0)).toBe(210);
+  });
+
+  it('lists the newest changes even below many days of deliveries that came after them', async () => {
+    const changed = visit();
+    expect((await create(caregiver, changed)).statusCode).toBe(201);
+    const day = 24 * 60 * 60 * 1000;
+    const start = Date.now() - 400 * day;
+    await ctx.database.db
+      .update(careActivity)
+      .set({ at: new Date(start) })
+      .where(eq(careActivity.kind, 'write'));
+    await ctx.database.db.insert(careActivity).values(
+      Array.from({ length: 300 }, (_, index) => {
+        const at = new Date(start + (index + 1) * day);
+        return {
+          patientId: patient.patientId ?? '',
+          actorUserId: caregiver.userId,
+          actorName: 'Alex',
+          kind: 'delivery' as const,
+          resource: 'appointments',
+          count: 2,
+          day: at.toISOString().slice(0, 10),
+          at,
+        };
+      }),
+    );
+    const entries = await activity();
+    expect(entries.filter((entry) => entry.kind === 'delivery')).toHaveLength(50);
+    expect(entries.filter((entry) => entry.kind === 'write')).toMatchObject([
+      { op: 'create', record_id: changed.id },
     ]);
-    expect(sentenceOf(entries[1])).toBe("Alex's device received 2 appointments");
+    // Newest first, the change last: every delivery line is newer.
+    expect(entries.at(-1)).toMatchObject({ kind: 'write' });
+    expect(entries.map((entry) => entry.at)).toEqual(
+      entries
+        .map((entry) => entry.at)
+        .sort()
+        .reverse(),
+    );
   });
 
   it('is for the patient only; bad input 400; no token 401', async () => {

@@ -49,8 +49,8 @@ const remove = (person: Person, body: Record<string, unknown>) =>
 async function invited(from: Person = patient, to: Person = caregiver, extra: Record<string, unknown> = {}) {
   const sent = await send(from, invite(to.email, extra));
   expect(sent.statusCode).toBe(200);
-  const received = (await get(to, 'received')).json<{ data: { request_id: string; patient_id: string }[] }>();
-  const request = received.data.find((entry) => entry.patient_id === from.patientId);
+  const received = (await get(to, 'received')).json<{ data: { request_id: string; email: string }[] }>();
+  const request = received.data.find((entry) => entry.email === from.email);
   if (!request) throw new Error('the request did not arrive');
   return request.request_id;
 }
@@ -75,7 +75,8 @@ describe('POST /request/send-request', () => {
         {
           request_id: expect.any(String),
           caregiver_email: caregiver.email,
-          name: 'Alex Carer',
+          // Whether the address has an account, and whose, shows once they accept (approved).
+          name: null,
           is_family: true,
           relationship: 'Son',
           permissions: ['ReadAppointment'],
@@ -91,7 +92,7 @@ describe('POST /request/send-request', () => {
       data: [
         {
           request_id: sentList.data[0].request_id,
-          patient_id: patient.patientId,
+          // No patient id before the link exists: the invitee learns it by accepting.
           name: 'Pat Patient',
           email: patient.email,
           is_family: true,
@@ -121,10 +122,9 @@ describe('POST /request/send-request', () => {
     expect((await send(patient, withoutEmail)).json().message).toBe(CARE_MESSAGES.emailRequired);
   });
 
-  it('refuses callers who are not the patient, and e-mails that cannot be invited', async () => {
+  it("refuses callers who are not the patient, and the patient's own e-mail", async () => {
     const other = await makePerson(ctx, 'Patient', 'Other Patient');
     const admin = await makePerson(ctx, 'Admin');
-    const doctor = await makePerson(ctx, 'Doctor');
     const noToken = await ctx.app.inject({
       method: 'POST',
       url: '/api/request/send-request',
@@ -141,11 +141,75 @@ describe('POST /request/send-request', () => {
     );
     const self = await send(patient, invite(patient.email));
     expect([self.statusCode, self.json().message]).toEqual([400, CARE_MESSAGES.inviteSelf]);
-    for (const account of [other, admin, doctor]) {
-      const answer = await send(patient, invite(account.email));
-      expect([answer.statusCode, answer.json().message]).toEqual([409, CARE_MESSAGES.invitePatientAccount]);
-    }
     expect(await ctx.database.db.select().from(careRequests)).toEqual([]);
+  });
+
+  it('answers the same for every e-mail, and lists every invitation alike: no account, a caregiver, a patient, a doctor', async () => {
+    await givePlan(ctx.database.db, patient.userId, 'plus-monthly');
+    const otherPatient = await makePerson(ctx, 'Patient', 'Other Patient');
+    const doctor = await makePerson(ctx, 'Doctor', 'Doc Tor');
+    const emails = ['nobody.yet@example.com', caregiver.email, otherPatient.email, doctor.email];
+    for (const email of emails) {
+      const answer = await send(patient, invite(email));
+      expect([answer.statusCode, answer.json()]).toEqual([
+        200,
+        { success: true, message: CARE_MESSAGES.requestSent },
+      ]);
+    }
+    const listed = (await get(patient, 'sent')).json<{ data: Record<string, unknown>[] }>().data;
+    expect(listed).toHaveLength(4);
+    for (const row of listed) {
+      const { request_id: _id, caregiver_email: _email, created_at: _at, ...rest } = row;
+      expect(rest).toEqual({
+        name: null,
+        is_family: true,
+        relationship: 'Son',
+        permissions: ['ReadAppointment'],
+        phone_number: '+1 555 123 4567',
+        status: 'sent',
+      });
+    }
+    // A second invitation of any of them is refused alike.
+    for (const email of emails) {
+      const again = await send(patient, invite(email));
+      expect([again.statusCode, again.json().message], email).toEqual([409, CARE_MESSAGES.alreadyInvited]);
+    }
+    // Every address got a mail; one whose account is not a caregiver's is told it cannot accept with it.
+    for (const person of [otherPatient, doctor]) {
+      const mail = lastMailTo(ctx, person.email) ?? '';
+      expect(mail).toContain('Pat Patient invited you to be their caregiver on Kincare');
+      expect(mail).toContain('cannot accept');
+      expect(mail).not.toContain('/invite/register/');
+      expect(mail).not.toContain(patient.patientId ?? 'no patient id');
+      // Nothing waits for them: a patient or a doctor has no requests to answer.
+      expect((await get(person, 'received')).statusCode).toBe(403);
+    }
+    expect(lastMailTo(ctx, 'nobody.yet@example.com')).toContain('/invite/register/');
+    expect(lastMailTo(ctx, caregiver.email)).toContain(`${ctx.config.publicUrl}/login`);
+  });
+
+  it("shows the invitee the patient's name and e-mail, and the patient's id only once they accept", async () => {
+    expect((await send(patient, invite(caregiver.email))).statusCode).toBe(200);
+    const received = await get(caregiver, 'received');
+    expect(received.body).not.toContain(patient.patientId);
+    expect(received.body).not.toContain(patient.userId);
+    const [request] = received.json<{ data: { request_id: string }[] }>().data;
+    expect(lastMailTo(ctx, caregiver.email)).not.toContain(patient.patientId);
+    for (const path of ['approved', 'associate-patients', 'permission-requests']) {
+      expect((await get(caregiver, path)).body, path).not.toContain(patient.patientId);
+    }
+    // A permission request for a patient one is not linked to is refused the same for any id.
+    const ask = (patientId: string) =>
+      as(ctx, caregiver, {
+        method: 'POST',
+        url: '/api/request/permission-requests',
+        payload: { patient_id: patientId, requested_permissions: ['ReadDoctor'] },
+      });
+    const [real, made] = [await ask(patient.patientId ?? ''), await ask(randomUUID())];
+    expect([real.statusCode, real.body]).toEqual([made.statusCode, made.body]);
+
+    expect((await approve(caregiver, request?.request_id ?? '')).statusCode).toBe(200);
+    expect((await get(caregiver, 'associate-patients')).body).toContain(patient.patientId);
   });
 
   it('refuses a second waiting invitation and an invitation of a linked caregiver', async () => {
@@ -299,7 +363,7 @@ describe('answering a request', () => {
     const late = await makePerson(ctx, 'Caregiver', 'Late Signup');
     await ctx.database.db.update(users).set({ email }).where(eq(users.id, late.userId));
     const received = (await get(late, 'received')).json().data;
-    expect(received).toMatchObject([{ patient_id: patient.patientId, status: 'received' }]);
+    expect(received).toMatchObject([{ email: patient.email, status: 'received' }]);
     expect((await approve(late, received[0].request_id)).statusCode).toBe(200);
     expect((await get(late, 'associate-patients')).json().assigned_patients).toHaveLength(1);
   });

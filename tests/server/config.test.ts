@@ -63,7 +63,15 @@ describe('loadConfig defaults', () => {
         allowHttpEndpoints: false,
       },
       reminders: { intervalSeconds: 30, catchUpMinutes: 120 },
-      ocr: { workers: 1, timeoutMs: 60_000, maxPages: 5 },
+      ocr: {
+        workers: 1,
+        timeoutMs: 60_000,
+        maxPages: 5,
+        maxQueuePerAccount: 2,
+        maxQueue: 40,
+        memoryMb: 1024,
+      },
+      imageConversion: { processes: 1, memoryMb: 1024 },
       weatherApiUrl: 'https://api.open-meteo.com',
     });
   });

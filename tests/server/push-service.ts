@@ -39,12 +39,15 @@ export type RejectedPush = {
 export type TestPushService = {
   /** http://127.0.0.1:PORT */
   origin: string;
+  /** The port it listens on (127.0.0.1), for endpoints that name it by another host name. */
+  port: number;
   /**
    * A subscription as a browser's pushManager.subscribe() makes it: a fresh P-256 key pair and 16-byte
    * auth secret, and an endpoint on this service. With applicationServerKey, the endpoint (like a real
-   * one) accepts only requests signed by that VAPID key.
+   * one) accepts only requests signed by that VAPID key. With host, the endpoint names this service by
+   * that host name (http://HOST:PORT/...), which the sender must be told resolves to 127.0.0.1.
    */
-  newSubscription(options?: { applicationServerKey?: string }): PushSubscriptionKeys;
+  newSubscription(options?: { applicationServerKey?: string; host?: string }): PushSubscriptionKeys;
   /** From now on the endpoint answers 410 Gone, as when the person unsubscribed or cleared site data. */
   expire(endpoint: string): void;
   /** From now on the endpoint reads the request and never answers. */
@@ -301,7 +304,9 @@ export async function startPushService(): Promise<TestPushService> {
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     requests += 1;
-    const endpoint = `${origin}${request.url ?? '/'}`;
+    // Named by the Host header, as a real push service's virtual hosts are: an endpoint may name this
+    // service by a host name that only the sender's resolver knows.
+    const endpoint = `http://${request.headers.host ?? new URL(origin).host}${request.url ?? '/'}`;
     try {
       const message = await accept(request, endpoint);
       if (message === 'stalled') return; // Never answered; close() ends the connection.
@@ -318,7 +323,8 @@ export async function startPushService(): Promise<TestPushService> {
 
   const server = createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
 
   function subscriberOf(endpoint: string): Subscriber {
     const subscriber = subscribers.get(endpoint);
@@ -328,11 +334,13 @@ export async function startPushService(): Promise<TestPushService> {
 
   return {
     origin,
+    port,
     newSubscription(options = {}) {
       const browserKeys = createECDH('prime256v1');
       browserKeys.generateKeys();
       const authSecret = randomBytes(16);
-      const endpoint = `${origin}/push/${randomBytes(16).toString('base64url')}`;
+      const host = options.host === undefined ? origin : `http://${options.host}:${port}`;
+      const endpoint = `${host}/push/${randomBytes(16).toString('base64url')}`;
       subscribers.set(endpoint, {
         endpoint,
         browserKeys,

@@ -542,3 +542,99 @@ describe('the test push service itself', () => {
     expect(toThisEndpoint()).toEqual([expect.objectContaining({ payload: { hello: 1 } })]);
   });
 });
+
+describe('createPushSender: where it connects', () => {
+  // push.test is known to no DNS here: only the resolver each sender is given says where it is.
+  let service: TestPushService;
+  const keys = webPush.generateVAPIDKeys();
+  const message = { title: 'Metformin 500 mg - 08:00' };
+
+  beforeAll(async () => {
+    service = await startPushService();
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  /** A sender for the test push service whose resolver gives these answers in turn (the last one again). */
+  function senderAnswering(...answers: string[][]) {
+    const asked: string[] = [];
+    const sender = createPushSender({
+      ...keys,
+      subject: SUBJECT,
+      allowInsecureEndpoints: true,
+      timeoutMs: 2000,
+      resolveHost: async (hostname) => {
+        asked.push(hostname);
+        return answers[Math.min(asked.length, answers.length) - 1] ?? [];
+      },
+    });
+    return { sender, asked };
+  }
+
+  it('connects to the address it checked, asking the resolver once per send', async () => {
+    // Asked again, the resolver would say 127.0.0.2, where nothing listens: the request must go where
+    // the first answer, the checked one, said.
+    const { sender, asked } = senderAnswering(['127.0.0.1'], ['127.0.0.2']);
+    const subscription = service.newSubscription({ host: 'push.test' });
+    expect(await sender.send(subscription, message, { ttlSeconds: 60 })).toEqual({ status: 'sent' });
+    expect(asked).toEqual(['push.test']);
+    const received = await service.waitForMessage(
+      (candidate) => candidate.endpoint === subscription.endpoint,
+    );
+    expect(received.payload).toEqual(message);
+  });
+
+  it('checks the endpoint again at each send: a name now pointing inside gets nothing', async () => {
+    const { sender, asked } = senderAnswering(['127.0.0.1'], ['169.254.169.254'], []);
+    const subscription = service.newSubscription({ host: 'push.test' });
+    expect(await sender.send(subscription, message, { ttlSeconds: 60 })).toEqual({ status: 'sent' });
+    const before = service.requestCount();
+    expect(await sender.send(subscription, message, { ttlSeconds: 60 })).toEqual({
+      status: 'failed',
+      statusCode: null,
+      message: expect.stringMatching(/push\.test resolves to 169\.254\.169\.254, a link-local address/),
+    });
+    expect(await sender.send(subscription, message, { ttlSeconds: 60 })).toEqual({
+      status: 'failed',
+      statusCode: null,
+      message: "The push endpoint's host push.test could not be found.",
+    });
+    expect(service.requestCount()).toBe(before);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('sends nothing to an internal address literal, and nothing but loopback even when http is allowed', async () => {
+    const strict = createPushSender({ ...keys, subject: SUBJECT, resolveHost: async () => ['127.0.0.1'] });
+    const subscription = service.newSubscription();
+    for (const endpoint of ['https://127.0.0.1/push/x', 'https://[::ffff:7f00:1]/x', 'https://push.test/x']) {
+      expect(await strict.send({ ...subscription, endpoint }, message, { ttlSeconds: 60 }), endpoint).toEqual(
+        {
+          status: 'failed',
+          statusCode: null,
+          message: expect.stringMatching(/loopback address/),
+        },
+      );
+    }
+    const { sender } = senderAnswering(['10.0.0.1']);
+    expect(
+      await sender.send({ ...subscription, endpoint: 'http://push.test:9/x' }, message, { ttlSeconds: 60 }),
+    ).toMatchObject({ status: 'failed', message: expect.stringMatching(/private network/) });
+  });
+
+  it('gives up within timeoutMs on a host whose lookup never answers', async () => {
+    const sender = createPushSender({
+      ...keys,
+      subject: SUBJECT,
+      allowInsecureEndpoints: true,
+      timeoutMs: 300,
+      resolveHost: () => new Promise<string[]>(() => undefined),
+    });
+    const subscription = service.newSubscription({ host: 'push.test' });
+    expect(await sender.send(subscription, message, { ttlSeconds: 60 })).toEqual({
+      status: 'failed',
+      statusCode: null,
+      message: "The push endpoint's host could not be looked up within 300 ms.",
+    });
+  });
+});

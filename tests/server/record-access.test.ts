@@ -252,6 +252,65 @@ describe('an idempotent replay', () => {
     expect((await restCreate(patient, own, 'key-own-create')).json()).toEqual(ownFirst.json());
   });
 
+  it('never hands back the fields of a record deleted since: it says the record is deleted', async () => {
+    await link(ctx, patient, caregiver, ['ReadAppointment', 'AddAppointment']);
+    const body = { id: randomUUID(), ...fields(patient.patientId) };
+    const created = await restCreate(patient, body, 'key-deleted-create');
+    const edited = await restUpdate(patient, body.id, { location: 'Room 9' }, 'key-deleted-edit');
+    const theirs = { id: randomUUID(), ...fields(patient.patientId) };
+    const booked = await restCreate(caregiver, theirs, 'key-deleted-booked');
+    const pushed = pushCreate(patient.patientId);
+    const [pushedFirst] = await pushOk(patient, [pushed]);
+    expect([created.statusCode, edited.statusCode, booked.statusCode, pushedFirst?.status]).toEqual([
+      201, 200, 201, 201,
+    ]);
+    const removals = await Promise.all(
+      [body.id, theirs.id, pushed.id].map(async (id) => (await restDelete(patient, id)).json()),
+    );
+    const deleted = (index: number) => ({
+      id: removals[index].data.id,
+      version: removals[index].data.version,
+      deleted: true,
+    });
+
+    const answers = [
+      await restCreate(patient, body, 'key-deleted-create'),
+      await restUpdate(patient, body.id, { location: 'Room 9' }, 'key-deleted-edit'),
+      await restCreate(caregiver, theirs, 'key-deleted-booked'),
+    ];
+    expect(
+      answers.map((answer) => [answer.statusCode, answer.json(), answer.headers['idempotent-replayed']]),
+    ).toEqual([
+      [201, { ...created.json(), data: deleted(0) }, 'true'],
+      [200, { ...edited.json(), data: deleted(0) }, 'true'],
+      [201, { ...booked.json(), data: deleted(1) }, 'true'],
+    ]);
+    // By push, the same answers (a change sent by REST and replayed in a batch, and the reverse).
+    const batch = await pushOk(patient, [
+      {
+        ...pushCreate(patient.patientId, body.id),
+        idempotency_key: 'key-deleted-create',
+        payload: fields(patient.patientId),
+      },
+      pushed,
+    ]);
+    expect(batch.map((result) => [result.status, result.body])).toEqual([
+      [201, answers[0]?.json()],
+      [201, { ...(pushedFirst?.body as object), data: deleted(2) }],
+    ]);
+    for (const answer of [...answers.map((one) => one.json()), ...batch.map((result) => result.body)])
+      expectNoRecordFields(answer);
+
+    // Once the tombstone is purged too, the replay still says deleted (at the version it knew).
+    await ctx.database.db.execute(sql`delete from records where id = ${body.id}`);
+    const purged = await restCreate(patient, body, 'key-deleted-create');
+    expect(purged.json().data).toEqual({ id: body.id, version: created.json().data.version, deleted: true });
+    // A caller who may no longer read the patient's records gets the receipt as before, nothing more.
+    await setPermissions(['AddAppointment']);
+    const blind = await restCreate(caregiver, theirs, 'key-deleted-booked');
+    expect(blind.json()).toEqual(receiptOf(booked.json()));
+  });
+
   it('keeps a stored refusal as it was', async () => {
     await link(ctx, patient, caregiver, ['ReadAppointment']);
     const body = { id: randomUUID(), ...fields(patient.patientId) };

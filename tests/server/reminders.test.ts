@@ -6,11 +6,12 @@ import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 import { startPushService, type TestPushService } from './push-service';
 
-// Medicine reminders (issue 11, point 4) end to end on the real app: devices opt in, the sweep sends each
+// Medicine reminders end to end on the real app: devices opt in, the sweep sends each
 // due dose to the patient's devices through a local push service that decrypts the message as a
 // browser's push service would (RFC 8291), the notification's Taken action marks the dose, an unmarked
 // dose alerts the chosen caregivers after the patient's delay, each reminder goes out once (two servers,
-// a restart), snoozes come back, and a subscription the push service dropped is forgotten.
+// a restart), snoozes come back (to a caregiver only while still allowed), and a subscription the push
+// service dropped is forgotten.
 
 let ctx: TestContext;
 let push: TestPushService;
@@ -258,6 +259,67 @@ describe('medicine reminders', () => {
       payload: { schedule_id: id, date: DAY, time: '08:00', minutes: 600 },
     });
     expect(tooLong.statusCode).toBe(400);
+  });
+
+  it('sends a snoozed reminder to a caregiver only while they may still read prescriptions', async () => {
+    const carerPhone = await subscribe(carer);
+    const linkId = await link(ctx, patient, carer, ['ReadPrescription', 'EditPrescription']);
+    // Ending on DAY: the snoozes are due by the real clock, and no real-day dose may come due with them.
+    const id = await prescribe({ times: ['08:00'], end_date: DAY });
+    /** The caregiver snoozes the 08:00 reminder; then `meanwhile`; then the sweep when the snooze is due. */
+    async function snoozeThen(meanwhile: () => Promise<void>) {
+      const snoozed = await as(ctx, carer, {
+        method: 'POST',
+        url: '/api/push/snooze',
+        payload: { schedule_id: id, date: DAY, time: '08:00', minutes: 10 },
+      });
+      expect(snoozed.statusCode, snoozed.body).toBe(200);
+      await meanwhile();
+      push.messages.length = 0;
+      const dueAt = new Date(snoozed.json().due_at as string);
+      const sent = await ctx.app.reminders.runOnce(new Date(dueAt.getTime() + 1000));
+      return { sent, received: received(carerPhone.endpoint) };
+    }
+    const setPermissions = async (permissions: string[]) => {
+      const updated = await as(ctx, patient, {
+        method: 'PUT',
+        url: '/api/request/update-permission',
+        payload: { permission_id: linkId, permissions },
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+    };
+
+    expect(await snoozeThen(async () => undefined)).toMatchObject({
+      sent: 1,
+      received: [
+        {
+          kind: 'dose-due',
+          user_id: carer.userId,
+          schedule_id: id,
+          can_mark: true,
+          url: '/caregiver/prescriptions',
+        },
+      ],
+    });
+    // What the caregiver may do is read when it is sent: EditPrescription taken away meanwhile.
+    expect(await snoozeThen(() => setPermissions(['ReadPrescription']))).toMatchObject({
+      sent: 1,
+      received: [{ can_mark: false }],
+    });
+    // ReadPrescription taken away after the snooze: nothing, not even the medicine's name.
+    expect(await snoozeThen(() => setPermissions(['ReadAppointment']))).toEqual({ sent: 0, received: [] });
+    // Removed as the patient's caregiver after the snooze: nothing.
+    await setPermissions(['ReadPrescription']);
+    const removed = await snoozeThen(async () => {
+      const deleted = await as(ctx, patient, {
+        method: 'POST',
+        url: '/api/request/delete',
+        payload: { request_id: linkId, status: 'approved', request_type: 'approved' },
+      });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+    });
+    expect(removed).toEqual({ sent: 0, received: [] });
+    expect(push.messages).toEqual([]);
   });
 
   it('runs on its own timer on a started server, and forgets a subscription the push service dropped', async () => {

@@ -88,6 +88,36 @@ describe('a run of creates in one push', () => {
     });
   });
 
+  it('writes a create of another resource with the same id as its own record, in the same run', async () => {
+    const visit = createItem(patient.patientId, 'Visit');
+    const medicine: PushChange = {
+      idempotency_key: `create-${randomUUID()}`,
+      resource: 'prescriptions',
+      op: 'create',
+      id: visit.id,
+      payload: {
+        patient_id: patient.patientId,
+        medicine_name: 'Metformin',
+        strength: '500 mg',
+        form: 'tablet',
+        directions: 'Take 1 tablet by mouth daily',
+        times: ['08:00'],
+        start_date: '2026-11-01',
+        time_zone: 'UTC',
+      },
+    };
+    const results = await pushOk(patient, [visit, medicine]);
+    expect(results.map((result) => [result.status, dataOf(result)?.id])).toEqual([
+      [201, visit.id],
+      [201, visit.id],
+    ]);
+    const rows = await queryRows<{ resource: string }>(
+      ctx.database.db,
+      sql`select resource from records where id = ${visit.id} order by version`,
+    );
+    expect(rows.map((row) => row.resource)).toEqual(['appointments', 'prescriptions']);
+  });
+
   it('refuses a create for another patient (403) within the run and applies the others', async () => {
     const stranger = await makePerson(ctx, 'Patient');
     const mine = createItem(patient.patientId, 'Mine');

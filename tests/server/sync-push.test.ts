@@ -3,10 +3,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_MESSAGES } from '../../src/domain/appointments';
 import { TEXT_MESSAGES } from '../../src/domain/text';
+import { doseMarkId } from '../../src/domain/medicine-schedule';
 import { PUSH_BATCH_MAX, type PushChange, type PushResult } from '../../src/domain/sync';
 import { queryRows } from '../../src/server/db/client';
 import { careLinks } from '../../src/server/db/schema';
-import { resetDatabase, startTestApp, type TestContext } from './helpers';
+import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
 // POST /api/sync/push on the real app: each item is applied once, in order, with the answer of the REST
@@ -132,7 +133,13 @@ describe('POST /api/sync/push', () => {
     const first = await pushOk(patient, changes);
     const before = await storedRecords();
     const again = await pushOk(patient, changes);
-    expect(again).toEqual(first);
+    // The record is deleted now: the create and the edit are answered as done, with no fields of it.
+    const deleted = { id: created.id, version: versionOf(first[2]), deleted: true };
+    expect(again).toEqual([
+      { ...first[0], body: { ...(first[0]?.body as object), data: deleted } },
+      { ...first[1], body: { ...(first[1]?.body as object), data: deleted } },
+      first[2],
+    ]);
     expect(await storedRecords()).toEqual(before);
     // The same change twice in one batch is one change too.
     const twice = createItem(patient.patientId);
@@ -168,7 +175,11 @@ describe('POST /api/sync/push', () => {
       headers: { 'idempotency-key': edit.idempotency_key },
     });
     expect([restEdit.statusCode, restEdit.headers['idempotent-replayed']]).toEqual([200, 'true']);
-    expect(restEdit.json()).toEqual(batch[1]?.body);
+    // The record was deleted since (by the batch): the edit is answered as made, with no fields of it.
+    expect(restEdit.json()).toEqual({
+      ...(batch[1]?.body as object),
+      data: { id: created.id, version: versionOf(batch[2]), deleted: true },
+    });
     const restDelete = await as(ctx, patient, {
       method: 'DELETE',
       url: `/api/appointments/${created.id}`,
@@ -454,12 +465,13 @@ describe('POST /api/sync/push', () => {
     expect(fresh?.body).toMatchObject({ merged: false, data: { appointment_title: 'Follow-up' } });
   });
 
-  it('stops at an item that fails unexpectedly: it and the rest are not tried, the earlier ones stay', async () => {
+  it('answers an item that fails unexpectedly on its own and applies the others; what builds on it waits', async () => {
     // A real database failure, planted for this test only: a trigger that refuses one title.
     await ctx.database.db.execute(sql`
       create function refuse_planted_title() returns trigger language plpgsql as $$
       begin
-        if new.data->>'appointment_title' = 'planted failure' then raise exception 'planted failure'; end if;
+        if new.data->>'appointment_title' = 'planted failure' or new.data->>'medicine_name' = 'planted failure'
+          then raise exception 'planted failure'; end if;
         return new;
       end $$`);
     await ctx.database.db.execute(sql`
@@ -469,24 +481,148 @@ describe('POST /api/sync/push', () => {
       const kept = createItem(patient.patientId);
       const failing = createItem(patient.patientId, { appointment_title: 'planted failure' });
       const later = createItem(patient.patientId);
-      const changes = [kept, failing, later, updateItem(kept.id, { notes: 'after the failure' })];
+      const prescription: PushChange = {
+        idempotency_key: newKey(),
+        resource: 'prescriptions',
+        op: 'create',
+        id: randomUUID(),
+        payload: {
+          patient_id: patient.patientId,
+          medicine_name: 'planted failure',
+          strength: '500 mg',
+          form: 'tablet',
+          directions: 'Take 1 tablet by mouth daily',
+          times: ['08:00'],
+          start_date: '2026-11-01',
+          time_zone: 'UTC',
+        },
+      };
+      const doseOfIt: PushChange = {
+        idempotency_key: newKey(),
+        resource: 'dose_marks',
+        op: 'create',
+        id: await doseMarkId(prescription.id, '2026-11-02', '08:00'),
+        payload: { schedule_id: prescription.id, date: '2026-11-02', time: '08:00', is_taken: true },
+      };
+      const changes = [
+        kept,
+        failing,
+        later,
+        updateItem(failing.id, { notes: 'builds on the failed create' }),
+        prescription,
+        updateItem(kept.id, { notes: 'after the failure' }),
+        doseOfIt,
+      ];
       const results = await pushOk(patient, changes);
       expect(results.map((result) => [result.idempotency_key, result.status])).toEqual(
-        changes.map((change, index) => [change.idempotency_key, index === 0 ? 201 : 0]),
+        changes.map((change, index) => [change.idempotency_key, [201, 500, 201, 0, 500, 200, 0][index]]),
       );
-      expect((await storedRecords()).map((row) => [row.id, row.data.notes])).toEqual([[kept.id, '']]);
-      expect(await storedKeys()).toEqual([kept.idempotency_key]);
+      expect(results[1]?.body).toEqual({
+        message: 'Something went wrong. This change was not applied; send it again.',
+      });
+      expect(results[3]?.body).toEqual({
+        message: 'Not tried, because an earlier change it builds on failed; send it again.',
+      });
+      expect(results[6]?.body).toEqual(results[3]?.body);
+      expect((await storedRecords()).map((row) => [row.id, row.data.notes])).toEqual([
+        [later.id, ''],
+        [kept.id, 'after the failure'],
+      ]);
+      const answered = [kept, later, changes[5]].map((change) => change?.idempotency_key);
+      expect(await storedKeys()).toEqual(answered.sort());
 
       await ctx.database.db.execute(sql`drop trigger planted_failure on records`);
       const retried = await pushOk(patient, changes);
       expect(retried[0]).toEqual(results[0]);
-      expect(retried.map((result) => result.status)).toEqual([201, 201, 201, 200]);
+      expect(retried[2]).toEqual(results[2]);
+      expect(retried.map((result) => result.status)).toEqual([201, 201, 201, 200, 201, 200, 200]);
       expect((await storedRecords()).map((row) => row.id).sort()).toEqual(
-        [kept.id, failing.id, later.id].sort(),
+        [kept.id, failing.id, later.id, prescription.id, doseOfIt.id].sort(),
       );
     } finally {
       await ctx.database.db.execute(sql`drop trigger if exists planted_failure on records`);
       await ctx.database.db.execute(sql`drop function if exists refuse_planted_title()`);
     }
+  });
+});
+
+describe('text the database cannot hold', () => {
+  /** A one-page PDF, uploaded as the file of a lab report; answers its key. */
+  async function uploadReport(person: Person): Promise<string> {
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+      'latin1',
+    );
+    const form = multipartForm({}, [
+      { field: 'image', filename: 'r.pdf', contentType: 'application/pdf', bytes: pdf },
+    ]);
+    const response = await as(ctx, person, {
+      method: 'POST',
+      url: '/api/upload-image?type=lab',
+      payload: form.payload,
+      headers: form.headers,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ files: { key: string }[] }>().files[0]?.key ?? '';
+  }
+  const report = (attachment_key: string, text: string) => ({
+    patient_id: patient.patientId,
+    report_type: 'Blood Test',
+    report_date: '2026-11-02',
+    attachment_key,
+    // JSON text as the extraction gives it; a value in it holds a lone surrogate (not text at all).
+    report_ocr: `{"doctor_name":"${text}","lab_results":[{"name":"Glucose","value":"105","unit":"mg/dL","flag":"H","reference_range":"70-99"}]}`,
+  });
+  const broken = {
+    message: TEXT_MESSAGES.brokenCharacters,
+    errors: [{ msg: TEXT_MESSAGES.brokenCharacters, path: 'report_ocr' }],
+  };
+
+  it("refuses a lone surrogate inside report_ocr's JSON text with 400, alone in its batch", async () => {
+    const key = await uploadReport(patient);
+    const before = createItem(patient.patientId);
+    const after = createItem(patient.patientId);
+    for (const text of ['Dr \ud800 Smith', 'Dr Smith \udfff']) {
+      const bad: PushChange = {
+        idempotency_key: newKey(),
+        resource: 'lab_reports',
+        op: 'create',
+        id: randomUUID(),
+        payload: report(key, text),
+      };
+      const results = await pushOk(patient, [before, bad, after]);
+      expect(results.map((result) => [result.status, result.body])).toEqual([
+        [201, expect.anything()],
+        [400, broken],
+        [201, expect.anything()],
+      ]);
+      const rest = await as(ctx, patient, {
+        method: 'POST',
+        url: '/api/lab-reports',
+        payload: report(key, text),
+      });
+      expect([rest.statusCode, rest.json()]).toEqual([400, broken]);
+    }
+    // An edit of a stored report is refused the same way, and changes nothing.
+    const good = await as(ctx, patient, {
+      method: 'POST',
+      url: '/api/lab-reports',
+      payload: report(key, 'Dr Smith'),
+    });
+    expect(good.statusCode, good.body).toBe(201);
+    const id = good.json<{ data: { id: string } }>().data.id;
+    const [edit] = await pushOk(patient, [
+      {
+        idempotency_key: newKey(),
+        resource: 'lab_reports',
+        op: 'update',
+        id,
+        payload: { report_ocr: report(key, '\ud800').report_ocr },
+      },
+    ]);
+    expect([edit?.status, edit?.body]).toEqual([400, broken]);
+    const stored = (await storedRecords()).filter((row) => row.id === id);
+    expect(stored.map((row) => row.data.report_ocr)).toEqual([report(key, 'Dr Smith').report_ocr]);
+    expect((await storedRecords()).map((row) => row.id).sort()).toEqual([before.id, after.id, id].sort());
   });
 });

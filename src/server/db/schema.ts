@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
@@ -169,7 +170,9 @@ export const permissionRequests = pgTable(
 
 /**
  * What caregivers did with a patient's records, for the patient to see: every write a caregiver made
- * ('write') and every delivery of the patient's records to a caregiver's device ('delivery', with count).
+ * ('write', one row each) and the deliveries of the patient's records to a caregiver's device
+ * ('delivery': one row per caregiver, resource and UTC day, `count` adding up the records delivered and
+ * `at` the latest delivery), so that reading, however often, adds no rows that could crowd writes out.
  * The caregiver's name is copied in, so the line still reads right after the link is gone.
  */
 export const careActivity = pgTable(
@@ -187,8 +190,15 @@ export const careActivity = pgTable(
     recordId: uuid('record_id'),
     count: integer('count').notNull().default(1),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** A delivery row's UTC day (null for writes). */
+    day: date('day', { mode: 'string' }),
   },
-  (table) => [index('care_activity_patient_idx').on(table.patientId, table.at)],
+  (table) => [
+    index('care_activity_patient_idx').on(table.patientId, table.at),
+    uniqueIndex('care_activity_delivery_day_unique')
+      .on(table.patientId, table.actorUserId, table.resource, table.day)
+      .where(sql`${table.kind} = 'delivery'`),
+  ],
 );
 
 /** E-mail verification links; only a hash of the token is kept. */
@@ -247,16 +257,19 @@ export const sessions = pgTable(
 export const changeVersionSeq = pgSequence('change_version_seq');
 
 /**
- * Every synced resource's rows (appointments now; doctors, prescriptions, lab reports later), one table so
- * that versions, tombstones, merges and the pull are written once. `data` holds the resource's fields as
- * its domain schema checks them; `field_changed_at` keeps, per field, when the winning edit was made
- * (for the per-field last-writer-wins merge). A delete keeps the row as a tombstone (deleted_at) for at
- * least TOMBSTONE_DAYS so that devices offline that long still hear of it.
+ * Every synced resource's rows, one table so that versions, tombstones, merges and the pull are written
+ * once. `data` holds the resource's fields as its domain schema checks them; `field_changed_at` keeps, per
+ * field, when the winning edit was made (for the per-field last-writer-wins merge). A delete keeps the row
+ * as a tombstone (deleted_at) for at least TOMBSTONE_DAYS so that devices offline that long still hear of it.
+ *
+ * A record is its resource and its id, as on a device (one table per resource, keyed by id): an id taken
+ * by a record of one resource says nothing about, and blocks nothing of, another resource (migration 0011;
+ * see records.ts for why the id is not scoped by patient too).
  */
 export const records = pgTable(
   'records',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     resource: text('resource').notNull(),
     patientId: uuid('patient_id')
       .notNull()
@@ -269,6 +282,7 @@ export const records = pgTable(
     ...timestamps,
   },
   (table) => [
+    primaryKey({ columns: [table.id, table.resource] }),
     uniqueIndex('records_version_unique').on(table.version),
     index('records_resource_patient_idx').on(table.resource, table.patientId, table.version),
   ],

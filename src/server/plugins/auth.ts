@@ -36,7 +36,11 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler (or onRequest): 401 unless the request carries a token of a live session; sets request.auth. */
+    /**
+     * 401 unless the request carries a token of a live session; sets request.auth. An onRequest hook, so
+     * that a caller who is not signed in learns nothing from validation (app.ts runs it for every route
+     * that needs a sign-in). It reads the session once per request: a later call finds request.auth set.
+     */
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** Starts a session for this sign-in (the request's browser and address) and answers its token. */
     openSession: (request: FastifyRequest, userId: string) => Promise<{ token: string; sessionId: string }>;
@@ -139,6 +143,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     .prepare('auth_live_session');
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
+    if (request.auth) return;
     let claims: z.infer<typeof tokenClaimsSchema>;
     try {
       claims = tokenClaimsSchema.parse(app.jwt.verify(bearerToken(request)));

@@ -16,10 +16,18 @@ export class HttpError extends Error {
     message: string,
     readonly code?: string,
     readonly extra?: Record<string, unknown>,
+    /** Headers the answer carries (Retry-After on a 503 that says when to come back). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
+
+/**
+ * A refusal that may not hold later (a quota that frees up tomorrow, a busy reader): answered like any
+ * HttpError, but never kept as an Idempotency-Key's final answer, so the device's retry is judged afresh.
+ */
+export class TransientRefusal extends HttpError {}
 
 export const FORM_UNREADABLE_MESSAGE = 'The form could not be read. Send it again as multipart/form-data.';
 
@@ -43,6 +51,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       const body: ErrorBody = { message: error.message, ...(error.code ? { code: error.code } : {}) };
+      if (error.headers) void reply.headers(error.headers);
       return reply.status(error.statusCode).send({ ...body, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

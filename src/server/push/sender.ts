@@ -1,13 +1,17 @@
+import { promises as dns } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIPv6, type LookupFunction } from 'node:net';
 import webPush, { type RequestDetails } from 'web-push';
 import { z } from 'zod';
+import { ADDRESS_KIND_WORDS, addressKind } from './address-ranges';
 
 // Sends one Web Push message (RFC 8030) to one browser subscription: the payload encrypted for that
 // browser (RFC 8291, aes128gcm) and signed with the server's VAPID key (RFC 8292). web-push builds the
 // request; we send it ourselves, because web-push's own sender speaks https only (tests use a local
 // http push service), times out only an idle socket rather than the whole request, and reports a
 // refused message as an exception where the scheduler needs to know "delete this subscription".
+// Where it may send, and how long it waits, is in README.md beside this file.
 
 /** What a browser's PushSubscription.toJSON() gives, minus expirationTime. */
 export type PushSubscriptionKeys = { endpoint: string; keys: { p256dh: string; auth: string } };
@@ -31,18 +35,36 @@ export type PushOutcome =
 export type PushSender = {
   /** The VAPID public key, for the browser's pushManager.subscribe({ applicationServerKey }). */
   publicKey: string;
+  /** Whether the server may send to this endpoint now: the rules of pushEndpointProblem, then its host's addresses. */
+  checkEndpoint(endpoint: string): Promise<PushEndpointCheck>;
   send(subscription: PushSubscriptionKeys, payload: unknown, options: PushSendOptions): Promise<PushOutcome>;
 };
+
+/** The addresses a host name has (IPv4 and IPv6, as text); none when it has none or cannot be looked up. */
+export type HostResolver = (hostname: string) => Promise<string[]>;
+
+export type ResolvedAddress = { address: string; family: 4 | 6 };
+
+export type PushEndpointCheck =
+  | { ok: true; addresses: ResolvedAddress[] }
+  | {
+      ok: false;
+      /** invalid: not an https URL we take; not-public: an address off the internet; unresolvable: no address. */
+      reason: 'invalid' | 'not-public' | 'unresolvable';
+      problem: string;
+    };
 
 export type PushSenderOptions = {
   publicKey: string;
   privateKey: string;
   /** Who runs this server, for the push service's operators: a mailto: or https: URL. */
   subject: string;
-  /** Let http: endpoints through: for the local test push service only. */
+  /** Let http: endpoints and loopback addresses through: for the local test push service only. */
   allowInsecureEndpoints?: boolean;
-  /** The longest one send may take, connecting included (default 10 s). */
+  /** The longest one send may take, looking the host up and connecting included (default 5 s). */
   timeoutMs?: number;
+  /** How host names are looked up (default: DNS, see systemHostResolver); tests give their own. */
+  resolveHost?: HostResolver;
 };
 
 /**
@@ -51,7 +73,16 @@ export type PushSenderOptions = {
  */
 export const MAX_PUSH_PAYLOAD_BYTES = 3000;
 export const MAX_PUSH_ENDPOINT_LENGTH = 1000;
-const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * A push service answers in well under a second; one that takes longer than this is treated as down, so
+ * that an endpoint that never answers holds one sending slot for no longer (README.md beside this file).
+ */
+export const DEFAULT_PUSH_TIMEOUT_MS = 5000;
+/** How long one DNS query may take, and how often it is asked. */
+const DNS_QUERY_TIMEOUT_MS = 1000;
+const DNS_TRIES = 2;
+/** The longest a host's lookup may take in all, at subscribing as at sending: a name that slow is not found. */
+const LOOKUP_LIMIT_MS = 2000;
 /** Enough of a push service's error answer to say what was wrong, not enough to fill the logs. */
 const MAX_ERROR_BODY_CHARS = 300;
 
@@ -78,6 +109,79 @@ export function pushEndpointProblem(endpoint: string, allowInsecure: boolean): s
   }
   if (url.hostname === '') return 'The push endpoint has no host.';
   return null;
+}
+
+/** Names that are this machine by definition, whatever a resolver says of them. */
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
+ * The host's addresses by DNS (A and AAAA). Asked of the DNS servers directly (c-ares) rather than through
+ * getaddrinfo, whose lookups hold one of libuv's four pool threads each for as long as a slow name
+ * server takes: a few endpoints on a slow domain would stall file reads and password hashing for all.
+ */
+let dnsResolver: dns.Resolver | undefined;
+export const systemHostResolver: HostResolver = async (hostname) => {
+  const resolver = (dnsResolver ??= new dns.Resolver({ timeout: DNS_QUERY_TIMEOUT_MS, tries: DNS_TRIES }));
+  const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+  return answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
+};
+
+/**
+ * Whether the server may send to `endpoint`: an https URL (pushEndpointProblem) whose host is, or resolves
+ * only to, public addresses. The addresses checked are given back, for the request to connect to them
+ * and to nothing a second lookup might answer (DNS rebinding). With `allowInsecure` (tests), loopback
+ * addresses and localhost are allowed as well.
+ */
+export async function checkPushEndpoint(
+  endpoint: string,
+  options: { allowInsecure: boolean; resolveHost: HostResolver },
+): Promise<PushEndpointCheck> {
+  const invalid = pushEndpointProblem(endpoint, options.allowInsecure);
+  if (invalid) return { ok: false, reason: 'invalid', problem: invalid };
+  const host = new URL(endpoint).hostname;
+  const literal = host.startsWith('[') ? host.slice(1, -1) : host;
+  let addresses: string[];
+  if (addressKind(literal) !== 'not-an-address') addresses = [literal];
+  else if (isLocalhostName(host)) {
+    if (!options.allowInsecure) {
+      return {
+        ok: false,
+        reason: 'not-public',
+        problem: `The push endpoint's host ${host} is this server itself; push services are on the public internet.`,
+      };
+    }
+    addresses = ['127.0.0.1'];
+  } else {
+    try {
+      addresses = await within(options.resolveHost(host), LOOKUP_LIMIT_MS, 'the lookup took too long');
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0) {
+      return {
+        ok: false,
+        reason: 'unresolvable',
+        problem: `The push endpoint's host ${host} could not be found.`,
+      };
+    }
+  }
+  for (const address of addresses) {
+    const kind = addressKind(address);
+    if (kind === 'public' || (options.allowInsecure && kind === 'loopback')) continue;
+    const where = address === literal ? `${host} is` : `${host} resolves to ${address},`;
+    return {
+      ok: false,
+      reason: 'not-public',
+      problem: `The push endpoint's host ${where} ${ADDRESS_KIND_WORDS[kind]}; push services are on the public internet.`,
+    };
+  }
+  return {
+    ok: true,
+    addresses: addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 })),
+  };
 }
 
 // ---- The subscription as a browser sends it ----
@@ -153,11 +257,45 @@ function checkSenderOptions(options: PushSenderOptions): void {
 /** The answer of one request: its status and the start of its body. */
 type PushAnswer = { statusCode: number; body: string };
 
+/** A lookup that answers the addresses already checked, whatever DNS would say now. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 6 ? options.family : undefined;
+    const usable = addresses.filter((address) => wanted === undefined || address.family === wanted);
+    const [first] = usable;
+    if (!first) {
+      callback(
+        Object.assign(new Error('no checked address of the family asked for'), { code: 'ENOTFOUND' }),
+        '',
+      );
+    } else if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
+}
+
+/** `work`, or a rejection with `message` once `ms` have passed (the work itself is left to finish). */
+function within<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(message)), Math.max(ms, 0));
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 function postOnce(
   endpoint: string,
+  addresses: ResolvedAddress[],
   headers: Record<string, string | number>,
   body: Buffer,
-  timeoutMs: number,
+  timing: { leftMs: number; totalMs: number },
 ): Promise<PushAnswer> {
   return new Promise((resolve, reject) => {
     const url = new URL(endpoint);
@@ -166,17 +304,21 @@ function postOnce(
     // nothing must not hold a reminder run for ever. (Redirects are not followed: a 3xx is a failure.)
     // The promise is settled before the request is torn down, so this message is the one reported.
     const abandon = new AbortController();
-    const timer = setTimeout(() => {
-      reject(new Error(`the push service did not answer within ${timeoutMs} ms`));
-      abandon.abort();
-    }, timeoutMs);
+    const timer = setTimeout(
+      () => {
+        reject(new Error(`the push service did not answer within ${timing.totalMs} ms`));
+        abandon.abort();
+      },
+      Math.max(timing.leftMs, 0),
+    );
     const settle = (outcome: () => void) => {
       clearTimeout(timer);
       outcome();
     };
     const outgoing = send(
       url,
-      { method: 'POST', headers, signal: abandon.signal },
+      // The host name stays in the URL for TLS (SNI and the certificate) and for the Host header.
+      { method: 'POST', headers, signal: abandon.signal, lookup: pinnedLookup(addresses) },
       (answer: IncomingMessage) => {
         let text = '';
         answer.setEncoding('utf8');
@@ -206,7 +348,9 @@ function failed(statusCode: number | null, message: string): PushOutcome {
 export function createPushSender(options: PushSenderOptions): PushSender {
   checkSenderOptions(options);
   const allowInsecure = options.allowInsecureEndpoints === true;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
+  const resolveHost = options.resolveHost ?? systemHostResolver;
+  const checkEndpoint = (endpoint: string) => checkPushEndpoint(endpoint, { allowInsecure, resolveHost });
   const vapidDetails = {
     subject: options.subject,
     publicKey: options.publicKey,
@@ -248,9 +392,25 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       return failed(null, `The message could not be prepared: ${(error as Error).message}`);
     }
     if (!details.body) return failed(null, 'The message could not be prepared: no body.');
+    // Checked again now, not only when the browser subscribed: the name may point elsewhere since.
+    const startedAt = Date.now();
+    let checked: PushEndpointCheck;
+    try {
+      checked = await within(
+        checkEndpoint(subscription.endpoint),
+        timeoutMs,
+        `The push endpoint's host could not be looked up within ${timeoutMs} ms.`,
+      );
+    } catch (error) {
+      return failed(null, (error as Error).message);
+    }
+    if (!checked.ok) return failed(null, checked.problem);
     let answer: PushAnswer;
     try {
-      answer = await postOnce(details.endpoint, details.headers, details.body, timeoutMs);
+      answer = await postOnce(details.endpoint, checked.addresses, details.headers, details.body, {
+        leftMs: timeoutMs - (Date.now() - startedAt),
+        totalMs: timeoutMs,
+      });
     } catch (error) {
       return failed(null, `The push service could not be reached: ${(error as Error).message}`);
     }
@@ -263,5 +423,5 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     );
   }
 
-  return { publicKey: options.publicKey, send };
+  return { publicKey: options.publicKey, checkEndpoint, send };
 }

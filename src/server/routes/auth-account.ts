@@ -25,14 +25,21 @@ import {
   createVerificationToken,
   hasRecentVerificationLink,
 } from '../services/email-verifications';
-import { verificationMail } from '../services/mail-templates';
+import { registrationAttemptMail, verificationMail } from '../services/mail-templates';
 import { sha256 } from '../services/signing';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../services/passwords';
-import { byAddress, byAddressAndEmail, byEmail, LIMIT_FACTORS, limitBy } from './auth-rate-limit';
+import { bodyEmail, byAddress, byAddressAndEmail, byEmail, LIMIT_FACTORS, limitBy } from './auth-rate-limit';
 
 // Sign-up, e-mail verification and sign-in.
 
-export const REGISTERED_MESSAGE = 'Registration successful. Check your e-mail for a verification link.';
+/**
+ * The answer to every well-formed sign-up, whether the address was free (a verification link is on its
+ * way) or has an account already (its owner is told by mail): it must not say which.
+ */
+export const REGISTERED_MESSAGE = 'Check your e-mail: we sent a message to this address with the next step.';
+
+/** Mails to the owner of a taken address about sign-ups with it: enough to notice, too few to flood them. */
+export const REGISTER_ATTEMPT_NOTICES_PER_HOUR = 3;
 export const EMAIL_VERIFIED_MESSAGE = 'Your e-mail address is verified. You can sign in now.';
 
 /**
@@ -67,6 +74,15 @@ async function linkOfVerifiedAccount(db: Database, token: string): Promise<boole
   return Boolean(link?.verifiedAt);
 }
 
+/** A sign-up with an address that has an account: its owner hears of it (a failed send is logged). */
+async function tellOwnerOfAttempt(app: FastifyInstance, owner: Account) {
+  try {
+    await app.sendMail(registrationAttemptMail(owner, `${app.config.publicUrl}/login`));
+  } catch (error) {
+    app.log.error({ err: error }, 'could not send the sign-up attempt e-mail');
+  }
+}
+
 /** "We sent you a link" must stay true when the first mail got lost: send a fresh one, not too often. */
 async function resendVerificationLink(app: FastifyInstance, account: Account) {
   if (await hasRecentVerificationLink(app.db, account.id)) return;
@@ -82,6 +98,12 @@ const loginRefusedBodySchema = errorBodySchema.extend({
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { loginPerMinute, otpPerMinute } = app.config.rateLimits;
+  // Counted per e-mail address, silently: past it an attempt is answered the same and no mail goes out.
+  const attemptNotice = app.createRateLimit({
+    max: REGISTER_ATTEMPT_NOTICES_PER_HOUR,
+    timeWindow: 60 * 60 * 1000,
+    keyGenerator: (request) => `auth:register-attempt-notice:${bodyEmail(request.body)}`,
+  });
 
   app.post(
     '/register',
@@ -92,12 +114,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       ]),
       schema: {
         tags: ['auth'],
-        summary: 'Creates a Patient or Caregiver account and mails a verification link.',
+        summary:
+          'Creates a Patient or Caregiver account and mails a verification link; for an address with an account, creates nothing and tells its owner by mail (the same answer).',
         body: registerBodySchema,
         response: {
           201: messageResponseSchema,
           400: errorBodySchema,
-          409: errorBodySchema,
           429: errorBodySchema,
         },
       },
@@ -106,6 +128,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, email, password, role, zip_code: zipCode, plan } = request.body;
       if (plan !== undefined && (role !== 'Patient' || !(await findPlan(app.db, plan))?.offered))
         throw new HttpError(400, BILLING_MESSAGES.planUnknown);
+      // Hashed whether or not the address is free, so that the time taken does not tell either.
       const passwordHash = await hashPassword(password);
       const created = await createAccount(app.db, {
         name,
@@ -115,8 +138,13 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         zipCode,
         signupPlanId: plan ?? null,
       });
-      if (!created) throw new HttpError(409, AUTH_MESSAGES.emailTaken);
-      await sendVerificationLink(app, { name, email }, created.verificationToken);
+      if (created) {
+        await sendVerificationLink(app, { name, email }, created.verificationToken);
+      } else {
+        const owner = await findAccountByEmail(app.db, email);
+        const notice = await attemptNotice(request);
+        if (owner && (notice.isAllowed || !notice.isExceeded)) await tellOwnerOfAttempt(app, owner);
+      }
       return reply.status(201).send({ success: true, message: REGISTERED_MESSAGE });
     },
   );

@@ -21,7 +21,7 @@ import {
   findLiveInvite,
   registerThroughInvite,
 } from '../services/care-invites';
-import { hashPassword } from '../services/passwords';
+import { hashPassword, requireUnguessablePassword } from '../services/passwords';
 import { byAddress, LIMIT_FACTORS, limitBy } from './auth-rate-limit';
 
 // The public side of invitations by e-mail: the registration page reads what the invitation is
@@ -99,7 +99,9 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { token, name, password, zip_code: zipCode } = request.body;
       // Checked before the costly hash; checked again, under a lock, where the account is made.
-      if (!(await findLiveInvite(app.db, hasher.invite(token)))) throw invalidInvite();
+      const invite = await findLiveInvite(app.db, hasher.invite(token));
+      if (!invite) throw invalidInvite();
+      await requireUnguessablePassword(password, { name, email: invite.caregiverEmail }, 'password');
       const passwordHash = await hashPassword(password);
       const registered = await registerThroughInvite(app.db, hasher, token, { name, passwordHash, zipCode });
       if (registered === 'invalid') throw invalidInvite();

@@ -14,7 +14,7 @@ import { errorBodySchema } from '../../domain/errors';
 import { HttpError } from '../plugins/errors';
 import { findAccountByEmail, findAccountById, replacePassword } from '../services/accounts';
 import { resetCodeMail } from '../services/mail-templates';
-import { hashPassword, verifyPassword } from '../services/passwords';
+import { hashPassword, requireUnguessablePassword, verifyPassword } from '../services/passwords';
 import { createResetCodes } from '../services/password-resets';
 import { endAllSessions } from '../services/sessions';
 import { SESSION_ENDED, signedIn } from './auth-common';
@@ -134,6 +134,7 @@ export const passwordRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!account || !(await resetCodes.isValidToken(account.id, resetToken))) {
         throw new HttpError(400, AUTH_MESSAGES.resetTokenInvalid);
       }
+      await requireUnguessablePassword(newPassword, account, 'newPassword');
       const passwordHash = await hashPassword(newPassword);
       const reset = await app.db.transaction(async (tx) => {
         if (!(await resetCodes.consumeToken(tx, account.id, resetToken))) return false;
@@ -169,6 +170,7 @@ export const passwordRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!account || !(await verifyPassword(account.passwordHash, oldPassword))) {
         throw new HttpError(400, AUTH_MESSAGES.oldPasswordWrong);
       }
+      await requireUnguessablePassword(newPassword, account, 'new_password');
       const passwordHash = await hashPassword(newPassword);
       // A token copied from this device must stop too, so this session ends with the others and the
       // device continues on a new one.

@@ -15,13 +15,13 @@ import { typedAnswer } from './typed-answer';
 import { byUser, limitBy, VALIDATE_ADDRESS_PER_MINUTE } from './auth-rate-limit';
 
 // The signed-in user's own profile: read it, accept the beta policy, check a US address.
-// (update-profile, which takes a multipart form, lives in auth-update-profile.ts.)
+// (update-profile, which takes a multipart form, lives in auth-update-profile.ts.) auth.ts registers
+// these among its signed-in routes: the caller is authenticated before anything else.
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/profile',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: "The signed-in user's profile.",
@@ -36,7 +36,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/beta-policy',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: 'Records that the user ticked the four acknowledgements of the beta-user policy.',
@@ -58,10 +57,9 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/validate-address',
     {
-      preHandler: [
-        app.authenticate,
-        limitBy(app, [{ name: 'validate-address-user', max: VALIDATE_ADDRESS_PER_MINUTE, key: byUser }]),
-      ],
+      preHandler: limitBy(app, [
+        { name: 'validate-address-user', max: VALIDATE_ADDRESS_PER_MINUTE, key: byUser },
+      ]),
       schema: {
         tags: ['auth'],
         summary: 'Checks a US address: the zip must exist and belong to the city and state given.',

@@ -6,7 +6,8 @@ import { endAllSessions, endSession, listLiveSessions } from '../services/sessio
 import { signedIn } from './auth-common';
 
 // The person's sign-ins: sign out here, sign out everywhere, see where they are signed in and end any
-// of those sessions. Ending a session stops its token at once (plugins/auth.ts).
+// of those sessions. Ending a session stops its token at once (plugins/auth.ts). auth.ts registers
+// these among its signed-in routes: the caller is authenticated before anything else.
 
 export const SIGNED_OUT_MESSAGE = 'Signed out.';
 export const SIGNED_OUT_EVERYWHERE_MESSAGE = 'Signed out of all devices.';
@@ -17,7 +18,6 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: "Ends the caller's session: its token is refused from now on.",
@@ -35,7 +35,6 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout-all',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: "Ends every session of the caller's account, this one too.",
@@ -52,7 +51,6 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/sessions',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary:
@@ -81,7 +79,6 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/sessions/:id',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: "Ends one of the caller's sessions (the caller's own too, which signs out here).",

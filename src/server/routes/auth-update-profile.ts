@@ -17,6 +17,7 @@ import { requireProfile, signedIn } from './auth-common';
 
 // PUT /auth/update-profile: a multipart form of text fields (updateProfileFieldsSchema) and an
 // optional `photo` file. Everything is checked before anything is stored, so a bad field saves nothing.
+// Registered by auth.ts among its signed-in routes: the caller is authenticated before the form is read.
 
 export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully';
 export const PHOTO_TYPE_MESSAGE = UPLOAD_MESSAGES.profileType;
@@ -111,7 +112,6 @@ export const updateProfileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/update-profile',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary:

@@ -8,21 +8,23 @@ import {
 } from '../../domain/auth';
 import { errorBodySchema } from '../../domain/errors';
 import { HttpError } from '../plugins/errors';
-import { areLinked, findInvitee, findPublicUserById } from '../services/user-directory';
+import { areLinked, findLinkedCaregiverByEmail, findPublicUserById } from '../services/user-directory';
 import { signedIn } from './auth-common';
 import { byAddress, byUser, LIMIT_FACTORS, limitBy } from './auth-rate-limit';
 
-// Looking other people up: by e-mail (a patient before inviting them) and by id (only oneself and
-// linked people).
+// Looking other people up: by e-mail (a patient, among their own caregivers) and by id (only oneself and
+// linked people). Neither tells whether an e-mail or an id has an account: a person the caller is not
+// linked to gets the answer of an e-mail or id nobody has. An invitation needs no look-up (send-request
+// answers the same for every e-mail).
 
 export const ONLY_PATIENTS_LOOK_UP_MESSAGE = 'Only patients can look people up to invite them.';
-export const NO_USER_WITH_EMAIL_MESSAGE = 'No user found with this email.';
+export const NO_USER_WITH_EMAIL_MESSAGE = 'None of your caregivers has this e-mail address.';
 
-/** Which e-mails have accounts is worth knowing to a spammer: only a patient inviting someone may ask. */
-async function requirePatient(request: FastifyRequest): Promise<void> {
-  if (request.auth.role !== 'Patient' || !request.auth.patientId) {
-    throw new HttpError(403, ONLY_PATIENTS_LOOK_UP_MESSAGE);
-  }
+/** The caller's patient id: only a patient has caregivers to look up. */
+function callerPatientId(request: FastifyRequest): string {
+  const { role, patientId } = request.auth;
+  if (role !== 'Patient' || !patientId) throw new HttpError(403, ONLY_PATIENTS_LOOK_UP_MESSAGE);
+  return patientId;
 }
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,18 +33,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user-info',
     {
-      preHandler: [
-        app.authenticate,
-        limitBy(app, [
-          { name: 'user-info-user', max: otpPerMinute * LIMIT_FACTORS.userInfoPerUser, key: byUser },
-          { name: 'user-info-address', max: otpPerMinute * LIMIT_FACTORS.userInfoPerAddress, key: byAddress },
-        ]),
-        requirePatient,
-      ],
+      preHandler: limitBy(app, [
+        { name: 'user-info-user', max: otpPerMinute * LIMIT_FACTORS.userInfoPerUser, key: byUser },
+        { name: 'user-info-address', max: otpPerMinute * LIMIT_FACTORS.userInfoPerAddress, key: byAddress },
+      ]),
       schema: {
         tags: ['auth'],
         summary:
-          'For a signed-in patient about to invite someone: the id, name and role of the account with this e-mail.',
+          'For a signed-in patient: the id, name and role of their linked caregiver with this e-mail (404 for any other e-mail).',
         ...signedIn,
         querystring: userInfoQuerySchema,
         response: {
@@ -56,7 +54,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await findInvitee(app.db, request.query.email);
+      const user = await findLinkedCaregiverByEmail(app.db, callerPatientId(request), request.query.email);
       if (!user) throw new HttpError(404, NO_USER_WITH_EMAIL_MESSAGE);
       return { success: true as const, data: user };
     },
@@ -66,7 +64,6 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
-      preHandler: app.authenticate,
       schema: {
         tags: ['auth'],
         summary: 'A user the caller may see: themselves, or someone linked to them as patient or caregiver.',

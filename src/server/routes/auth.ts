@@ -14,11 +14,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // The password schemas judge strength only once the check is loaded: the server loads it before it
   // takes a request, so it never lets an easy password through.
   await loadPasswordStrength();
+  // Public calls (change-password, the one signed-in call among them, authenticates in its own onRequest).
   await app.register(accountRoutes);
   await app.register(inviteRoutes);
   await app.register(passwordRoutes);
-  await app.register(profileRoutes);
-  await app.register(updateProfileRoutes);
-  await app.register(sessionRoutes);
-  await app.register(userRoutes);
+  await app.register(async (signedIn) => {
+    // Every route in here needs a signed-in caller, authenticated before anything else (as in app.ts).
+    signedIn.addHook('onRequest', app.authenticate);
+    await signedIn.register(profileRoutes);
+    await signedIn.register(updateProfileRoutes);
+    await signedIn.register(sessionRoutes);
+    await signedIn.register(userRoutes);
+  });
 };

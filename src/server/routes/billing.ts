@@ -41,7 +41,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/subscription',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "The signed-in patient's subscription, or null.",
@@ -58,7 +58,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/subscription/:customerId/upgrade',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Moves an active monthly subscription to a yearly plan (from Free: through checkout).',
@@ -77,7 +77,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/subscription/:customerId',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Cancels the subscription at once.',
@@ -95,7 +95,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/subscription/renew',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Starts a canceled subscription again (with the card on file, else through checkout).',

@@ -104,7 +104,11 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
           if (part.fieldname !== FILE_FIELD) throw new HttpError(400, UPLOAD_MESSAGES.fileMissing);
           const bytes = await part.toBuffer();
           if (bytes.length === 0 && !part.filename) continue; // an empty file input: no file
-          form.file = await acceptedFile(bytes, 'lab', quota.maxPixels);
+          form.file = await acceptedFile(bytes, 'lab', {
+            maxPixels: quota.maxPixels,
+            converter: app.heic,
+            account: request.auth.userId,
+          });
         } else if (typeof part.value === 'string') {
           form.fields[part.fieldname] = part.value;
         }
@@ -218,12 +222,17 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
           // The file goes in the patient's folder, once the caller is known to be allowed to add for them.
           const patientId = await context.access.patientForCall(tx, body.patient_id, PERMISSIONS.add);
           const attachment_key = taken.file
-            ? await storeUpload(tx, app.storage, {
-                ownerUserId: request.auth.userId,
-                folder: patientId,
-                type: 'lab',
-                ...taken.file,
-              })
+            ? await storeUpload(
+                tx,
+                app.storage,
+                {
+                  ownerUserId: request.auth.userId,
+                  folder: patientId,
+                  type: 'lab',
+                  ...taken.file,
+                },
+                quota,
+              )
             : body.attachment_key;
           return createLabReport(context, body.id ?? crypto.randomUUID(), { ...body, attachment_key });
         },
@@ -258,12 +267,17 @@ export const labReportRoutes: FastifyPluginAsyncZod = async (app) => {
             taken.file && current
               ? {
                   ...body,
-                  attachment_key: await storeUpload(tx, app.storage, {
-                    ownerUserId: request.auth.userId,
-                    folder: current.patientId,
-                    type: 'lab',
-                    ...taken.file,
-                  }),
+                  attachment_key: await storeUpload(
+                    tx,
+                    app.storage,
+                    {
+                      ownerUserId: request.auth.userId,
+                      folder: current.patientId,
+                      type: 'lab',
+                      ...taken.file,
+                    },
+                    quota,
+                  ),
                 }
               : body;
           return updateLabReport(context, request.params.id, patch);

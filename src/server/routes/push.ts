@@ -1,33 +1,54 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorBodySchema } from '../../domain/errors';
 import { PRESCRIPTION_PERMISSIONS } from '../../domain/prescriptions';
 import {
+  MAX_PUSH_DEVICES_PER_PERSON,
   pushPublicKeySchema,
   pushSubscriptionBodySchema,
   pushUnsubscribeBodySchema,
   REMINDER_MESSAGES,
   snoozeBodySchema,
 } from '../../domain/reminders';
-import { pushSubscriptions } from '../db/schema';
+import { pushSubscriptions, users } from '../db/schema';
 import { HttpError } from '../plugins/errors';
-import { createPushSender, pushEndpointProblem, type PushSender } from '../push/sender';
+import {
+  createPushSender,
+  systemHostResolver,
+  type HostResolver,
+  type PushEndpointCheck,
+  type PushSender,
+} from '../push/sender';
 import { loadVapidKeys } from '../push/vapid';
 import { prescriptionFor } from '../services/prescription-mutations';
 import { accessChecks } from '../services/record-mutations';
 import { createReminderService, snoozeReminder, type ReminderService } from '../services/reminders';
 
-// /api/push (issue 11, point 4): the server's VAPID public key, a device opting in to reminders and out
-// again, and snoozing a reminder from its notification. The sweep that sends reminders is
-// services/reminders.ts; it runs on every server started by main.ts (REMINDER_INTERVAL_SECONDS).
+// /api/push: the server's VAPID public key, a device opting in to reminders and out again, and snoozing
+// a reminder from its notification. The sweep that sends reminders is services/reminders.ts; it runs on
+// every server started by main.ts (REMINDER_INTERVAL_SECONDS). What may be subscribed, and how many
+// devices one person may have, is in push/README.md.
 
 declare module 'fastify' {
   interface FastifyInstance {
     reminders: ReminderService;
     pushSender: () => PushSender;
+    /** How push endpoints' host names are looked up, at subscribing and at each send; tests put their own. */
+    pushHostResolver: HostResolver;
   }
+}
+
+/** The answer to an endpoint refused at subscribing: what kind of refusal, in words, and the detail. */
+function endpointRefusal(check: Exclude<PushEndpointCheck, { ok: true }>): HttpError {
+  const message =
+    check.reason === 'not-public'
+      ? REMINDER_MESSAGES.endpointNotPublic
+      : check.reason === 'unresolvable'
+        ? REMINDER_MESSAGES.endpointHostUnknown
+        : REMINDER_MESSAGES.endpointInvalid;
+  return new HttpError(400, message, undefined, { errors: [{ msg: check.problem, path: 'endpoint' }] });
 }
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -37,11 +58,14 @@ export function decoratePush(app: FastifyInstance): void {
   const { push, dataDir, reminders } = app.config;
   const keys = loadVapidKeys({ dataDir, publicKey: push.publicKey, privateKey: push.privateKey });
   let sender: PushSender | undefined;
+  app.decorate('pushHostResolver', systemHostResolver);
   const senderOf = () =>
     (sender ??= createPushSender({
       ...keys,
       subject: push.subject,
       allowInsecureEndpoints: push.allowHttpEndpoints,
+      // Read at each lookup, so that a resolver put in place after start-up is the one used.
+      resolveHost: (hostname) => app.pushHostResolver(hostname),
     }));
   app.decorate('pushSender', senderOf);
   app.decorate(
@@ -76,31 +100,43 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { endpoint, keys, time_zone } = request.body;
-      const problem = pushEndpointProblem(endpoint, app.config.push.allowHttpEndpoints);
-      if (problem)
-        throw new HttpError(400, REMINDER_MESSAGES.endpointInvalid, undefined, {
-          errors: [{ msg: problem, path: 'endpoint' }],
-        });
-      // One endpoint is one browser profile: whoever signs in there now gets its reminders.
-      await app.db
-        .insert(pushSubscriptions)
-        .values({
-          endpoint,
-          userId: request.auth.userId,
-          p256dh: keys.p256dh,
-          auth: keys.auth,
-          timeZone: time_zone ?? null,
-        })
-        .onConflictDoUpdate({
-          target: pushSubscriptions.endpoint,
-          set: {
-            userId: request.auth.userId,
-            p256dh: keys.p256dh,
-            auth: keys.auth,
-            timeZone: time_zone ?? null,
-          },
-        });
-      return reply.status(201).send({ success: true as const, message: REMINDER_MESSAGES.enabled });
+      const userId = request.auth.userId;
+      const check = await app.pushSender().checkEndpoint(endpoint);
+      if (!check.ok) throw endpointRefusal(check);
+      const replaced = await app.db.transaction(async (tx) => {
+        // One person's subscribing is one at a time, so the count below cannot be raced past.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        // One endpoint is one browser profile: whoever signs in there now gets its reminders, and for
+        // them it is a new device (created_at now), not the oldest one to give way.
+        await tx
+          .insert(pushSubscriptions)
+          .values({ endpoint, userId, p256dh: keys.p256dh, auth: keys.auth, timeZone: time_zone ?? null })
+          .onConflictDoUpdate({
+            target: pushSubscriptions.endpoint,
+            set: {
+              userId,
+              p256dh: keys.p256dh,
+              auth: keys.auth,
+              timeZone: time_zone ?? null,
+              createdAt: sql`now()`,
+            },
+          });
+        // At most so many devices each: the newest are kept. Replacing rather than refusing, because
+        // a person cannot turn reminders off on a phone that is lost, sold or wiped.
+        const kept = tx
+          .select({ endpoint: pushSubscriptions.endpoint })
+          .from(pushSubscriptions)
+          .where(eq(pushSubscriptions.userId, userId))
+          .orderBy(desc(pushSubscriptions.createdAt), desc(pushSubscriptions.endpoint))
+          .limit(MAX_PUSH_DEVICES_PER_PERSON);
+        const removed = await tx
+          .delete(pushSubscriptions)
+          .where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.endpoint, kept)))
+          .returning({ endpoint: pushSubscriptions.endpoint });
+        return removed.length > 0;
+      });
+      const message = replaced ? REMINDER_MESSAGES.enabledOldestReplaced : REMINDER_MESSAGES.enabled;
+      return reply.status(201).send({ success: true as const, message });
     },
   );
 

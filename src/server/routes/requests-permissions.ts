@@ -15,8 +15,8 @@ import {
 } from '../services/care-permission-requests';
 
 // /api/request/permission-requests and /api/request/reject-permission (SPEC section 7): a linked caregiver
-// asks for more permissions, the patient accepts or declines. Registered by requests.ts, after its
-// authentication hook.
+// asks for more permissions, the patient accepts or declines. Registered by requests.ts, among the
+// signed-in routes of app.ts.
 
 const errors = {
   400: errorBodySchema,

@@ -38,12 +38,13 @@ import {
   sendCareRequest,
   type SentInvite,
 } from '../services/care-requests';
-import { careInviteMail, careRequestMail } from '../services/mail-templates';
+import { careInviteMail, careRequestForOtherAccountMail, careRequestMail } from '../services/mail-templates';
 import { permissionRequestRoutes } from './requests-permissions';
 
-// /api/request (SPEC section 7, caregiver requests): a patient invites caregivers and manages their
-// access, a caregiver answers and leaves, both list what concerns them; the patient's activity log of what
-// their caregivers did. Permission requests are in requests-permissions.ts.
+// /api/request (caregiver requests): a patient invites caregivers and manages their access, a caregiver
+// answers and leaves, both list what concerns them; the patient's activity log of what their caregivers
+// did. Permission requests are in requests-permissions.ts. Every route needs a signed-in caller: app.ts
+// registers these among its signed-in routes, authenticated before anything else.
 
 /** Invitations one patient may send in an hour: enough for a family, too few to spam with. */
 export const INVITES_PER_HOUR = 20;
@@ -80,25 +81,36 @@ function careSide(request: FastifyRequest): CareSide {
     : { side: 'caregiver', caregiver: caregiverAddressOf(request.auth, side.caregiverId) };
 }
 
+/** The invitation mail of each kind of address (one for every invitation, so the answers are alike). */
+function invitationMail(origin: string, patientName: string, sent: SentInvite) {
+  switch (sent.kind) {
+    case 'caregiver-account':
+      return careRequestMail(
+        { name: sent.caregiverName, email: sent.caregiverEmail },
+        patientName,
+        `${origin}/login`,
+      );
+    case 'other-account':
+      return careRequestForOtherAccountMail(
+        { name: sent.accountName, email: sent.caregiverEmail },
+        patientName,
+      );
+    case 'new-person':
+      return careInviteMail(
+        { email: sent.caregiverEmail },
+        patientName,
+        `${origin}/invite/register/${sent.inviteToken}`,
+        INVITE_TTL_HOURS,
+      );
+  }
+}
+
 /**
  * The invitation mail. A failed send is logged, not thrown: the request exists either way (a caregiver
  * with an account sees it when they sign in; for a new person the patient can delete and invite again).
  */
 async function mailInvitation(app: FastifyInstance, patientName: string, sent: SentInvite) {
-  const origin = app.config.publicUrl;
-  const message =
-    sent.kind === 'account'
-      ? careRequestMail(
-          { name: sent.caregiverName, email: sent.caregiverEmail },
-          patientName,
-          `${origin}/login`,
-        )
-      : careInviteMail(
-          { email: sent.caregiverEmail },
-          patientName,
-          `${origin}/invite/register/${sent.inviteToken}`,
-          INVITE_TTL_HOURS,
-        );
+  const message = invitationMail(app.config.publicUrl, patientName, sent);
   try {
     await app.sendMail(message);
   } catch (error) {
@@ -107,7 +119,6 @@ async function mailInvitation(app: FastifyInstance, patientName: string, sent: S
 }
 
 export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preHandler', app.authenticate);
   const hasher = careTokenHasher(app.config.jwtSecret);
   const tags = ['requests'];
 
@@ -282,7 +293,8 @@ export const requestRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "What the patient's caregivers did with their records, newest first.",
+        summary:
+          "What the patient's caregivers did with their records, newest first: up to limit changes and up to limit lines of deliveries (one per caregiver, kind of record and day).",
         querystring: activityQuerySchema,
         response: { 200: activityListSchema, ...errors },
       },

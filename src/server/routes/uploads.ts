@@ -66,7 +66,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         rateLimit: {
           max: app.config.rateLimits.uploadsPerMinute,
           timeWindow: '1 minute',
-          // After authentication (a plugin-level preHandler, so it runs first): counted per person.
+          // After authentication (onRequest, where the signed-in routes are registered): counted per person.
           hook: 'preHandler',
           keyGenerator: (request) => `upload|${request.auth.userId}`,
           errorResponseBuilder: () => new HttpError(429, UPLOAD_MESSAGES.tooManyUploads),
@@ -94,7 +94,11 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const part = await readingForm(() => request.file());
       if (!part || part.fieldname !== FILE_FIELD) throw new HttpError(400, UPLOAD_MESSAGES.fileMissing);
       const sent = await readingForm(() => part.toBuffer());
-      const { bytes, contentType } = await acceptedFile(sent, type, quota.maxPixels);
+      const { bytes, contentType } = await acceptedFile(sent, type, {
+        maxPixels: quota.maxPixels,
+        converter: app.heic,
+        account: userId,
+      });
       if (!replay) await checkUploadBytes(app.db, userId, bytes.length, quota);
       const fingerprint = createHash('sha256').update(`upload ${type} `).update(sent).digest('base64url');
       const withFreshLink = async (body: unknown) => {
@@ -105,13 +109,18 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         request,
         reply,
         async (tx) => {
-          const key = await storeUpload(tx, app.storage, {
-            ownerUserId: userId,
-            folder,
-            type,
-            bytes,
-            contentType,
-          });
+          const key = await storeUpload(
+            tx,
+            app.storage,
+            {
+              ownerUserId: userId,
+              folder,
+              type,
+              bytes,
+              contentType,
+            },
+            quota,
+          );
           return {
             statusCode: 201,
             body: { files: [{ url: await app.storage.signedUrl(key), key }] } satisfies UploadResponse,

@@ -15,10 +15,14 @@ import { findAccountByEmail } from './accounts';
 import { inviteExpiry, mintToken, type CareTokenHasher } from './care-invites';
 import type { Queryable } from './transaction';
 
-// Care requests (SPEC section 4): a patient invites a caregiver by e-mail ('sent'; 'received' on the
-// caregiver's side), the caregiver approves (a care link is made with the request's permissions) or
-// rejects, and either side deletes. Every change happens under a lock on the row it decides on, so two
-// answers to one request, or two invitations of one e-mail, cannot both go through.
+// Care requests: a patient invites a caregiver by e-mail ('sent'; 'received' on the caregiver's side),
+// the caregiver approves (a care link is made with the request's permissions) or rejects, and either side
+// deletes. Every change happens under a lock on the row it decides on, so two answers to one request, or
+// two invitations of one e-mail, cannot both go through.
+//
+// Until the caregiver accepts, neither side learns anything the other has not shown: the patient gets the
+// same answer and the same line under Sent for every e-mail (no account, a caregiver's, a patient's), and
+// the invitee sees the patient's name and e-mail, not the patient's id.
 
 export type InviteInput = {
   caregiverEmail: string;
@@ -28,14 +32,23 @@ export type InviteInput = {
   phoneNumber: string | null;
 };
 
-/** Whom the invitation mail goes to and what it carries: a sign-in link for an account, else a register link. */
+/**
+ * Whom the invitation mail goes to and what it carries: a sign-in link for a caregiver's account, a
+ * register link for an address without one, and for an account that is not a caregiver's (a patient's,
+ * a doctor's) the news that it cannot accept with this address.
+ */
 export type SentInvite =
-  | { kind: 'account'; caregiverName: string; caregiverEmail: string }
+  | { kind: 'caregiver-account'; caregiverName: string; caregiverEmail: string }
+  | { kind: 'other-account'; accountName: string; caregiverEmail: string }
   | { kind: 'new-person'; caregiverEmail: string; inviteToken: string };
 
 const conflict = (message: string) => new HttpError(409, message);
 
-/** A patient invites a caregiver. The checks of the send-request route, then the request row. */
+/**
+ * A patient invites a caregiver. The checks of the send-request route, then the request row. Whatever
+ * account the e-mail has, the checks and the row are the same: only the mail differs. An invitation of an
+ * account that is not a caregiver's waits under Sent like any unanswered one (nobody can accept it).
+ */
 export async function sendCareRequest(
   db: Database,
   hasher: CareTokenHasher,
@@ -45,7 +58,6 @@ export async function sendCareRequest(
   if (input.caregiverEmail === patient.email.toLowerCase())
     throw new HttpError(400, CARE_MESSAGES.inviteSelf);
   const account = await findAccountByEmail(db, input.caregiverEmail);
-  if (account && account.role !== 'Caregiver') throw conflict(CARE_MESSAGES.invitePatientAccount);
   return db.transaction(async (tx) => {
     // One invitation at a time per patient: the checks below and the insert must not interleave with another.
     await tx
@@ -53,7 +65,7 @@ export async function sendCareRequest(
       .from(patients)
       .where(eq(patients.id, patient.patientId))
       .for('update');
-    const caregiverId = account ? await caregiverIdOfUser(tx, account.id) : null;
+    const caregiverId = account?.role === 'Caregiver' ? await caregiverIdOfUser(tx, account.id) : null;
     const [waiting] = await tx
       .select({ id: careRequests.id })
       .from(careRequests)
@@ -81,7 +93,9 @@ export async function sendCareRequest(
     };
     if (account) {
       await tx.insert(careRequests).values(row);
-      return { kind: 'account', caregiverName: account.name, caregiverEmail: input.caregiverEmail };
+      return caregiverId
+        ? { kind: 'caregiver-account', caregiverName: account.name, caregiverEmail: input.caregiverEmail }
+        : { kind: 'other-account', accountName: account.name, caregiverEmail: input.caregiverEmail };
     }
     const inviteToken = mintToken();
     await tx
@@ -125,22 +139,24 @@ export function caregiverAddressOf(auth: AuthUser, caregiverId: string): Caregiv
 
 // ---- Lists ----
 
+/**
+ * The patient's invitations not yet accepted. No name: whether the e-mail has an account, and whose, is
+ * the invitee's to tell by accepting (GET /request/approved then names them).
+ */
 export async function listSent(db: Queryable, patientId: string): Promise<SentRequest[]> {
   const rows = await db
-    .select({ request: careRequests, name: users.name })
+    .select()
     .from(careRequests)
-    .leftJoin(caregivers, eq(caregivers.id, careRequests.caregiverId))
-    .leftJoin(users, eq(users.id, caregivers.userId))
     .where(and(eq(careRequests.patientId, patientId), inArray(careRequests.status, ['sent', 'rejected'])))
     .orderBy(desc(careRequests.createdAt), desc(careRequests.id));
-  return rows.flatMap(({ request, name }) =>
+  return rows.flatMap((request) =>
     request.status === 'approved'
       ? []
       : [
           {
             request_id: request.id,
             caregiver_email: request.caregiverEmail,
-            name,
+            name: null,
             is_family: request.isFamily,
             relationship: request.relationship,
             permissions: request.permissions,
@@ -152,6 +168,7 @@ export async function listSent(db: Queryable, patientId: string): Promise<SentRe
   );
 }
 
+/** The invitations waiting for this caregiver: who invited them (name, e-mail), not the patient's id. */
 export async function listReceived(db: Queryable, caregiver: CaregiverAddress): Promise<ReceivedRequest[]> {
   const rows = await db
     .select({ request: careRequests, name: users.name, email: users.email })
@@ -162,7 +179,6 @@ export async function listReceived(db: Queryable, caregiver: CaregiverAddress): 
     .orderBy(desc(careRequests.createdAt), desc(careRequests.id));
   return rows.map(({ request, name, email }) => ({
     request_id: request.id,
-    patient_id: request.patientId,
     name,
     email,
     is_family: request.isFamily,

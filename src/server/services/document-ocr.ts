@@ -15,6 +15,7 @@ export type DocumentReaders = { db: Database; storage: FileStorage; ocr: OcrServ
 const OCR_STATUS: Record<OcrError['reason'], number> = {
   'too-large': 413,
   'too-many-pages': 422,
+  'too-complex': 422,
   unreadable: 422,
   timeout: 503,
   busy: 503,
@@ -43,9 +44,19 @@ export async function readUploadedDocument(
   const file = await deps.storage.read(input.key);
   if (!file) throw new HttpError(404, input.unknownMessage);
   try {
-    return await deps.ocr.recognize(file.bytes, file.contentType as OcrContentType);
+    // The fair queue's lane is the caller's: a caregiver reading for several patients has one lane.
+    return await deps.ocr.recognize(file.bytes, file.contentType as OcrContentType, input.callerUserId);
   } catch (error) {
-    if (error instanceof OcrError) throw new HttpError(OCR_STATUS[error.reason], error.message);
+    if (error instanceof OcrError) {
+      const retry = error.retryAfterSeconds;
+      throw new HttpError(
+        OCR_STATUS[error.reason],
+        error.message,
+        undefined,
+        undefined,
+        retry === undefined ? undefined : { 'retry-after': String(retry) },
+      );
+    }
     throw error;
   }
 }

@@ -35,16 +35,6 @@ export function isHeic(bytes: Buffer): boolean {
   return startsWithText(bytes, 'ftyp', 4) && HEIC_BRANDS.has(bytes.subarray(8, 12).toString('latin1'));
 }
 
-/** The pixel count a HEIC's header claims, or null when none can be read. Nothing is decoded. */
-export function heicPixels(bytes: Buffer): number | null {
-  try {
-    const { width, height } = imageSize(bytes);
-    return width && height ? width * height : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Why an image may not be stored: its header claims more than `maxPixels` pixels (a small file can claim
  * 100,000 x 100,000, and every device that shows it would try to decode that), or no size can be read

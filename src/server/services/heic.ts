@@ -1,73 +1,72 @@
-import { createRequire } from 'node:module';
-import { Worker as ThreadWorker } from 'node:worker_threads';
+import { createSandbox, SandboxFailure, type Sandbox } from '../sandbox/sandbox';
 
 // Photos from iPhones are HEIC, which browsers (other than Safari) cannot show and tesseract cannot read.
 // An uploaded HEIC is therefore turned into a JPEG as it arrives, and only the JPEG is kept: every preview
-// and every reading works on it. Decoding is libheif compiled to WebAssembly (heic-decode, bundled: nothing
-// is fetched), run in a short-lived worker thread so a large or hostile file cannot stall the API, with a
-// heap cap and a time limit; @napi-rs/canvas encodes the JPEG in the same thread.
+// and every reading works on it. The conversion runs in a sandbox process under a memory ceiling
+// (src/server/sandbox), after the photo's size was read from its own boxes (heif-boxes.ts) and found
+// within the pixel cap; a fair queue gives each account one conversion at a time.
 
-const THREAD_HEAP_MB = 512;
 const TIMEOUT_MS = 30_000;
 const JPEG_QUALITY = 92;
+/** Conversions one account may have waiting; its uploads are limited per minute besides. */
+const WAITING_PER_ACCOUNT = 2;
+const WAITING_IN_ALL = 20;
+const CONVERSIONS_PER_PROCESS = 100;
 
-const requireHere = createRequire(import.meta.url);
+/** Why a photo could not be converted: it needed too much memory, the converters are busy, or it is unreadable. */
+export class HeicConversionFailure extends Error {
+  constructor(
+    readonly reason: 'memory' | 'busy' | 'unreadable',
+    readonly retryAfterSeconds?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`the HEIC photo could not be converted (${reason})`, options);
+    this.name = 'HeicConversionFailure';
+  }
+}
 
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
-  const decode = require(workerData.heicDecodePath);
-  const { createCanvas } = require(workerData.canvasPath);
-  const image = await decode({ buffer: workerData.bytes });
-  const canvas = createCanvas(image.width, image.height);
-  const context = canvas.getContext('2d');
-  const pixels = context.createImageData(image.width, image.height);
-  pixels.data.set(image.data);
-  context.putImageData(pixels, 0, 0);
-  const jpeg = new Uint8Array(await canvas.encode('jpeg', workerData.quality));
-  parentPort.postMessage({ jpeg }, [jpeg.buffer]);
-})().catch((error) => parentPort.postMessage({ error: String((error && error.message) || error) }));
-`;
+export type HeicConverter = {
+  /** The photo as a JPEG; `account` is whose upload it is (the fair queue's lane). */
+  toJpeg(bytes: Buffer, account: string): Promise<Buffer>;
+  processIds(): number[];
+  close(): Promise<void>;
+};
 
-/** The HEIC photo as a JPEG; rejects when it cannot be decoded (the caller answers 'could not be read'). */
-export function heicToJpeg(bytes: Buffer): Promise<Buffer> {
-  const input = new Uint8Array(bytes); // a copy, transferred to the thread
-  return new Promise<Buffer>((resolve, reject) => {
-    const thread = new ThreadWorker(THREAD_SOURCE, {
-      eval: true,
-      workerData: {
-        bytes: input,
-        quality: JPEG_QUALITY,
-        heicDecodePath: requireHere.resolve('heic-decode'),
-        canvasPath: requireHere.resolve('@napi-rs/canvas'),
-      },
-      transferList: [input.buffer],
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
-      stdout: false,
-      stderr: false,
-    });
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outcome();
-      void thread.terminate();
-    };
-    const timer = setTimeout(
-      () => finish(() => reject(new Error('decoding the HEIC photo took too long'))),
-      TIMEOUT_MS,
-    );
-    thread.once('message', (answer: { jpeg?: Uint8Array; error?: string }) =>
-      finish(() =>
-        answer.jpeg
-          ? resolve(Buffer.from(answer.jpeg.buffer, answer.jpeg.byteOffset, answer.jpeg.byteLength))
-          : reject(new Error(`the HEIC photo could not be decoded: ${answer.error ?? 'no answer'}`)),
-      ),
-    );
-    thread.once('error', (error) => finish(() => reject(error)));
-    thread.once('exit', (code) =>
-      finish(() => reject(new Error(`the HEIC thread stopped without answering (exit code ${code})`))),
-    );
-  });
+export function createHeicConverter(options: { processes: number; memoryMb: number }): HeicConverter {
+  let sandbox: Sandbox | null = null;
+  const sandboxOf = () =>
+    (sandbox ??= createSandbox({
+      name: 'image conversion',
+      processes: options.processes,
+      memoryMb: options.memoryMb,
+      jobsPerProcess: CONVERSIONS_PER_PROCESS,
+      perAccountWaiting: WAITING_PER_ACCOUNT,
+      totalWaiting: WAITING_IN_ALL,
+      warmUp: ['heic-to-jpeg'],
+    }));
+  return {
+    async toJpeg(bytes, account) {
+      try {
+        const { jpeg } = await sandboxOf().run(
+          account,
+          'heic-to-jpeg',
+          { bytes: new Uint8Array(bytes), quality: JPEG_QUALITY },
+          { timeoutMs: TIMEOUT_MS },
+        );
+        return Buffer.from(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
+      } catch (error) {
+        if (!(error instanceof SandboxFailure)) throw error;
+        if (error.reason === 'memory') throw new HeicConversionFailure('memory', undefined, { cause: error });
+        if (error.reason === 'busy' || error.reason === 'closed')
+          throw new HeicConversionFailure('busy', error.extra.retryAfterSeconds ?? 60, { cause: error });
+        throw new HeicConversionFailure('unreadable', undefined, { cause: error });
+      }
+    },
+    processIds() {
+      return sandbox?.pids() ?? [];
+    },
+    async close() {
+      await sandbox?.close();
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import type { ErrorBody } from '../../domain/errors';
 import { isPermission, type Permission } from '../../domain/permissions';
-import { HttpError } from '../plugins/errors';
+import { HttpError, TransientRefusal } from '../plugins/errors';
 import { notAllowed } from './access';
 
 // Idempotent mutations: the Idempotency-Key and the answer are stored in the same transaction as the
@@ -51,8 +51,9 @@ export function answerOfError(error: HttpError): StoredAnswer {
   return { statusCode: error.statusCode, body: { ...body, ...error.extra } };
 }
 
+/** A refusal kept as the key's answer; a TransientRefusal (a quota that frees up) is judged again on retry. */
 const isRefusal = (error: unknown): error is HttpError =>
-  error instanceof HttpError && error.statusCode < 500;
+  error instanceof HttpError && error.statusCode < 500 && !(error instanceof TransientRefusal);
 
 export function fingerprintOf(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -185,6 +186,11 @@ export class IdempotencyLedger {
       for (const row of stored) ledger.answered.set(row.key, answeredOf(row));
     }
     return ledger;
+  }
+
+  /** The answers stored before this batch, to the keys it holds that were answered already. */
+  get answeredBefore(): StoredAnswer[] {
+    return [...this.answered.entries()].flatMap(([key, answer]) => (this.toStore.has(key) ? [] : [answer]));
   }
 
   /** Whether any item may run (and write): false when every key was already answered. */

@@ -27,6 +27,39 @@ export function verificationMail(to: { name: string; email: string }, link: stri
   };
 }
 
+/**
+ * Someone signed up with an address that has an account: nothing was created, and the owner hears of it
+ * here (the sign-up answered as for a new address, so it told nobody that this one is taken).
+ */
+export function registrationAttemptMail(
+  to: { name: string; email: string },
+  signInLink: string,
+): MailMessage {
+  return {
+    to: to.email,
+    subject: 'Someone tried to sign up for Kincare with your e-mail address',
+    text: [
+      `Hello ${to.name},`,
+      '',
+      'Someone tried to create a Kincare account with this e-mail address, which already has one. No new account was made and yours has not changed.',
+      '',
+      'If it was you, sign in with your e-mail address and password:',
+      signInLink,
+      'If you forgot your password, choose "Forgot password?" there to set a new one.',
+      '',
+      'If it was not you, you can ignore this e-mail.',
+    ].join('\n'),
+    html: [
+      `<p>Hello ${escapeHtml(to.name)},</p>`,
+      '<p>Someone tried to create a Kincare account with this e-mail address, which already has one. No new account was made and yours has not changed.</p>',
+      '<p>If it was you, sign in with your e-mail address and password:</p>',
+      `<p><a href="${escapeHtml(signInLink)}">Sign in to Kincare</a></p>`,
+      '<p>If you forgot your password, choose "Forgot password?" there to set a new one.</p>',
+      '<p>If it was not you, you can ignore this e-mail.</p>',
+    ].join('\n'),
+  };
+}
+
 export function resetCodeMail(to: { name: string; email: string }, code: string): MailMessage {
   return {
     to: to.email,
@@ -100,6 +133,37 @@ export function careRequestMail(
       '<p>Sign in to accept or decline the request:</p>',
       `<p><a href="${escapeHtml(signInLink)}">Sign in to Kincare</a></p>`,
       '<p>If you do not know this person, you can decline the request or ignore this e-mail.</p>',
+    ].join('\n'),
+  };
+}
+
+/**
+ * A patient invited an address whose account is not a caregiver's (a patient's, a doctor's): it cannot
+ * accept with that account, and is told how to help. The patient is not told (their list shows the
+ * invitation as waiting, like any other).
+ */
+export function careRequestForOtherAccountMail(
+  to: { name: string; email: string },
+  patientName: string,
+): MailMessage {
+  return {
+    to: to.email,
+    subject: 'A patient invited you to be their caregiver on Kincare',
+    text: [
+      `Hello ${to.name},`,
+      '',
+      `${patientName} invited you to be their caregiver on Kincare.`,
+      'Your Kincare account with this e-mail address is not a caregiver account, so you cannot accept with it.',
+      `To help ${patientName}, ask them to invite another e-mail address of yours: the invitation then lets you create a caregiver account.`,
+      '',
+      'If you do not know this person, you can ignore this e-mail.',
+    ].join('\n'),
+    html: [
+      `<p>Hello ${escapeHtml(to.name)},</p>`,
+      `<p>${escapeHtml(patientName)} invited you to be their caregiver on Kincare.</p>`,
+      '<p>Your Kincare account with this e-mail address is not a caregiver account, so you cannot accept with it.</p>',
+      `<p>To help ${escapeHtml(patientName)}, ask them to invite another e-mail address of yours: the invitation then lets you create a caregiver account.</p>`,
+      '<p>If you do not know this person, you can ignore this e-mail.</p>',
     ].join('\n'),
   };
 }

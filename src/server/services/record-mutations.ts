@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { ErrorBody } from '../../domain/errors';
-import { readPermissionOf, type Permission } from '../../domain/permissions';
+import { readPermissionOf, RESOURCE_READ_PERMISSION, type Permission } from '../../domain/permissions';
 import type { PushChange } from '../../domain/sync';
-import { uploads } from '../db/schema';
+import { records, uploads } from '../db/schema';
 import type { AuthUser } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
 import { mayActOn, patientForCall, requireBetaPolicyAccepted } from './access';
@@ -164,17 +164,103 @@ export async function answerAbout(
   return { ...answer, body: readable ? answer.body : withoutRecordFields(answer.body), access };
 }
 
+/** What is stored now of a record an answer names. */
+type RecordState = { resource: string; patientId: string; version: number; live: boolean };
+
+/**
+ * Whether the records that stored answers name still exist: each looked up when a replay asks, or all of a
+ * pushed batch's replays at once (`lookUp`, one query rather than one per item). A record an item of the
+ * batch wrote since is looked up again (`forget`).
+ */
+export class RecordStates {
+  private readonly known = new Map<string, RecordState[]>();
+
+  constructor(private readonly db: Queryable) {}
+
+  /** Looks up, in one query, the records these stored answers name. */
+  async lookUp(answers: Iterable<StoredAnswer>): Promise<void> {
+    const ids = new Set<string>();
+    for (const answer of answers) {
+      const id = answer.access ? liveRecordIdOf(answer.body) : null;
+      if (id) ids.add(id);
+    }
+    await this.fetch(ids);
+  }
+
+  async of(id: string): Promise<RecordState[]> {
+    await this.fetch(new Set([id]));
+    return this.known.get(id) ?? [];
+  }
+
+  forget(ids: Iterable<string>): void {
+    for (const id of ids) this.known.delete(id);
+  }
+
+  private async fetch(wanted: ReadonlySet<string>): Promise<void> {
+    const ids = [...wanted].filter((id) => !this.known.has(id));
+    if (ids.length === 0) return;
+    const rows = await this.db
+      .select({
+        id: records.id,
+        resource: records.resource,
+        patientId: records.patientId,
+        version: records.version,
+        deletedAt: records.deletedAt,
+      })
+      .from(records)
+      .where(inArray(records.id, ids));
+    for (const id of ids) this.known.set(id, []);
+    for (const { id, deletedAt, ...row } of rows) this.known.get(id)?.push({ ...row, live: !deletedAt });
+  }
+}
+
+/** The id of the record a success names, unless the answer already says it is deleted. */
+function liveRecordIdOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || !('data' in body)) return null;
+  const { data } = body;
+  if (typeof data !== 'object' || data === null || !('id' in data) || typeof data.id !== 'string')
+    return null;
+  return 'deleted' in data && data.deleted === true ? null : data.id.toLowerCase();
+}
+
+/**
+ * The stored answer with its record as a receipt saying it is deleted, when the record it names (of the
+ * patient and a resource the answer's permission is about) was deleted since, or null while it lives.
+ * The receipt carries the delete's version (the device takes the record off its screens at it), or the
+ * answer's own once the tombstone is purged too.
+ */
+async function deletedSince(stored: StoredAnswer & { access: AnswerAccess }, states: RecordStates) {
+  const id = stored.statusCode < 300 ? liveRecordIdOf(stored.body) : null;
+  if (!id) return null;
+  const read = readPermissionOf(stored.access.permission);
+  const resources = Object.entries(RESOURCE_READ_PERMISSION).flatMap(([resource, needed]) =>
+    needed === read ? [resource] : [],
+  );
+  const rows = (await states.of(id)).filter(
+    (row) => row.patientId === stored.access.patientId && resources.includes(row.resource),
+  );
+  if (rows.some((row) => row.live)) return null;
+  const body = stored.body as { data: { id: string; version?: unknown } };
+  const version = rows.length > 0 ? Math.max(...rows.map((row) => row.version)) : body.data.version;
+  return { ...body, data: { id: body.data.id, version, deleted: true } };
+}
+
 /**
  * The replay check of a record mutation: the stored answer, with the record only for a caller who may
  * still read it. A caller who lost the access the change needed gets a receipt (id and version): the
  * change was made, so answering as a fresh call would (a refusal) would be untrue, and their device
  * would throw away a change the server holds; a receipt says it was made and shows nothing more.
+ * A record deleted since is not shown as it was: the answer says it was made, and that the record is
+ * deleted now (as a pull would: the device takes it off its screens); a caller who may no longer read
+ * the patient's records is not told of the delete (their receipt stays as it was).
  */
-export function replayCheck(access: AccessChecks): ReplayCheck {
+export function replayCheck(access: AccessChecks, states?: RecordStates): ReplayCheck {
   return async (tx, stored) => {
     const { patientId, permission } = stored.access;
-    if (await access.mayActOn(tx, patientId, readPermissionOf(permission))) return stored;
-    return { ...stored, body: withoutRecordFields(stored.body) };
+    if (!(await access.mayActOn(tx, patientId, readPermissionOf(permission))))
+      return { ...stored, body: withoutRecordFields(stored.body) };
+    const deleted = await deletedSince(stored, states ?? new RecordStates(tx));
+    return deleted ? { ...stored, body: deleted } : stored;
   };
 }
 

@@ -1,5 +1,7 @@
 import { and, eq, isNotNull, lt, max, sql } from 'drizzle-orm';
+import { isNameBasedId, NAME_BASED_ID_RESOURCES, RECORD_ID_MESSAGES } from '../../domain/record-ids';
 import type { SyncedResource } from '../../domain/sync';
+import { TEXT_MESSAGES } from '../../domain/text';
 import type { Database } from '../db/client';
 import { records, syncMeta } from '../db/schema';
 import { HttpError } from '../plugins/errors';
@@ -9,6 +11,20 @@ import type { Queryable } from './transaction';
 // The one implementation of synced records, for every resource: client-minted ids, a version from one
 // sequence on every change, tombstones for deletes, and the per-field last-writer-wins merge when an
 // edit was made on an older version than the server holds.
+//
+// A record is named by its resource and its id everywhere: the table's key, every statement here, and a
+// device's replica (one table per resource, keyed by id; a push or a REST call names a record by resource
+// and id, never by patient). Ids are deliberately not scoped by patient too. Scoped, a create with the id
+// of another account's record would be answered as a new id is (201, where it is 409 now); but a device
+// holds the records of every patient its person may read (a caregiver's, several patients'), so two
+// patients' records of one resource and id would be one row there, and an edit or a delete of that id
+// would reach whichever the server picked. Anyone with Add on one patient who once saw an id of another's
+// (a former caregiver) could then hide that record on a shared caregiver's device behind one of their
+// own, and a dose marked on their prescription would show as taken on the other's (a dose mark's id is
+// made from its prescription's). So the 409 stays: it tells only someone who already holds a random id
+// that it is taken, and the same whoever's record it is, live or deleted. Ids anyone can work out
+// (record-ids.ts) are refused for any other record before anything is looked up (createRecord), and the
+// server makes them itself for their own record: no answer depends on whether such a record exists.
 //
 // Versions must become visible in the order they were handed out, or a pull could step past a version
 // whose transaction had not committed yet and miss it for good. Every writer therefore takes one
@@ -106,7 +122,7 @@ function prepareStatements(db: Queryable) {
         fieldChangedAt: sql`${placeholder('fieldChangedAt')}::jsonb`,
         updatedAt: sql`${placeholder('updatedAt')}::timestamptz`,
       })
-      .where(eq(records.id, placeholder('id')))
+      .where(and(eq(records.id, placeholder('id')), eq(records.resource, placeholder('resource'))))
       .returning()
       .prepare('records_update'),
   };
@@ -137,6 +153,39 @@ export async function findRecord(
   return row;
 }
 
+/** Text that jsonb cannot hold: a NUL character, and half of a UTF-16 surrogate pair (not text at all). */
+const holdsNul = (text: string) => text.includes('\u0000');
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const holdsLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
+const unstorable = (text: string) => holdsNul(text) || holdsLoneSurrogate(text);
+
+/** Whether any text of `value` (its strings, and the names of its objects' fields) passes `test`. */
+function holdsText(value: unknown, test: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((item) => holdsText(item, test));
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, inner]) => test(key) || holdsText(inner, test));
+}
+
+/**
+ * 400 for a field whose text the database cannot store. The domain schemas refuse such text in the fields
+ * people type; this is for everything else a record keeps, whatever its resource: text inside other text
+ * (report_ocr is JSON text, whose strings no schema reads as text), a field's name. Without it, Postgres
+ * refuses the statement, which answered 500 and, in a pushed batch, held back the items after it.
+ */
+function refuseUnstorableText(fields: Fields): void {
+  if (!holdsText(fields, unstorable)) return; // one walk for the usual record, which holds neither
+  for (const [field, value] of Object.entries(fields)) {
+    const holds = (test: (text: string) => boolean) => test(field) || holdsText(value, test);
+    const message = holds(holdsNul)
+      ? TEXT_MESSAGES.controlCharacters
+      : holds(holdsLoneSurrogate)
+        ? TEXT_MESSAGES.brokenCharacters
+        : null;
+    if (message) throw new HttpError(400, message, undefined, { errors: [{ msg: message, path: field }] });
+  }
+}
+
 export type NewRecord = {
   resource: SyncedResource;
   id: string;
@@ -144,7 +193,7 @@ export type NewRecord = {
   createdBy: string;
   fields: Fields;
   changedAt?: number | undefined;
-  /** The answer when the id is taken (by this resource or another). */
+  /** The answer when a record of this resource has the id already. */
   existsMessage: string;
 };
 
@@ -160,6 +209,9 @@ function insertedValues(input: NewRecord) {
     createdBy: input.createdBy,
   };
 }
+
+/** What names a record: its resource and its id (in lower case, as Postgres gives a uuid back). */
+const keyOf = (record: { resource: string; id: string }) => `${record.resource}:${record.id.toLowerCase()}`;
 
 /**
  * Creates of a pushed batch, written with one multi-row insert instead of a round trip each. Every round
@@ -199,7 +251,7 @@ export class CreateBatch {
     this.pending = [];
     const seen = new Set<string>();
     const first = pending.filter(({ input, reject }) => {
-      if (!seen.has(input.id)) return seen.add(input.id);
+      if (!seen.has(keyOf(input))) return seen.add(keyOf(input));
       reject(new HttpError(409, input.existsMessage)); // the id is taken by an earlier create here
       return false;
     });
@@ -226,9 +278,9 @@ export class CreateBatch {
         .onConflictDoNothing()
         .returning();
       this.lockHeld = true;
-      const byId = new Map(inserted.map((row) => [row.id, row]));
+      const byKey = new Map(inserted.map((row) => [keyOf(row), row]));
       for (const { input, resolve, reject } of first) {
-        const row = byId.get(input.id);
+        const row = byKey.get(keyOf(input));
         if (row) resolve(row);
         else reject(new HttpError(409, input.existsMessage));
       }
@@ -238,11 +290,22 @@ export class CreateBatch {
   }
 }
 
+/**
+ * Creates a record, or answers 409 when its resource has a record of that id (see the top of this file).
+ * An id made from a name (record-ids.ts) is refused for every resource but the one it names, whose
+ * handler makes the id itself: refused before the insert, so the answer is the same whether or not the
+ * record it names exists.
+ */
 export async function createRecord(
   tx: Transaction,
   input: NewRecord,
   options: WriteOptions = {},
 ): Promise<RecordRow> {
+  if (!NAME_BASED_ID_RESOURCES.has(input.resource) && isNameBasedId(input.id)) {
+    const message = RECORD_ID_MESSAGES.nameBased;
+    throw new HttpError(400, message, undefined, { errors: [{ msg: message, path: 'id' }] });
+  }
+  refuseUnstorableText(input.fields);
   if (options.createBatch) return options.createBatch.add(input);
   if (!options.versionLockHeld) await takeVersionLock(tx);
   const inserted = await txStatements(tx).insertRecord.execute(insertedValues(input));
@@ -268,11 +331,15 @@ export async function updateRecord(
   options: WriteOptions = {},
 ): Promise<{ row: RecordRow; merged: boolean }> {
   if (current.deletedAt) throw new HttpError(409, input.deletedMessage);
+  refuseUnstorableText(input.patch);
   let fresh: RecordRow | undefined = current;
   if (!options.versionLockHeld) {
     // `current` was read before the lock: a writer that drew an earlier version may have committed since.
     await takeVersionLock(tx);
-    [fresh] = await tx.select().from(records).where(eq(records.id, current.id));
+    [fresh] = await tx
+      .select()
+      .from(records)
+      .where(and(eq(records.id, current.id), eq(records.resource, current.resource)));
   }
   if (!fresh || fresh.deletedAt) throw new HttpError(409, input.deletedMessage);
   const stale = input.baseVersion !== undefined && input.baseVersion < fresh.version;
@@ -287,6 +354,7 @@ export async function updateRecord(
   }
   const [row] = await txStatements(tx).updateRecord.execute({
     id: current.id,
+    resource: current.resource,
     data: JSON.stringify(data),
     fieldChangedAt: JSON.stringify(times),
     updatedAt: new Date().toISOString(),
@@ -312,7 +380,7 @@ export async function deleteRecord(
       deletedAt: new Date(),
       updatedAt: new Date(),
     })
-    .where(eq(records.id, current.id))
+    .where(and(eq(records.id, current.id), eq(records.resource, current.resource)))
     .returning();
   if (!row) throw new HttpError(404, 'Not found');
   return row;

@@ -14,9 +14,10 @@ import {
   reminderDeliveries,
   users,
 } from '../db/schema';
+import { createFairQueue, MAX_CONCURRENT_PUSHES, MAX_CONCURRENT_PUSHES_PER_PERSON } from '../push/queue';
 import type { PushSender } from '../push/sender';
 
-// Medicine reminders (issue 11, point 4). A sweep runs every REMINDER_INTERVAL_SECONDS on every server:
+// Medicine reminders. A sweep runs every REMINDER_INTERVAL_SECONDS on every server:
 // it works out which doses of active prescriptions came due since a while ago (REMINDER_CATCH_UP_MINUTES,
 // so a server that was down sends what fell due meanwhile, but not last week's), and which went unmarked
 // for longer than the prescription's alert delay. For each it claims a row in reminder_deliveries (the
@@ -26,8 +27,13 @@ import type { PushSender } from '../push/sender';
 // second copy of a medicine reminder is worse than none for a dose the person already took).
 //
 // Who gets what: 'due' goes to the patient's devices; 'missed' to the caregivers the patient chose on the
-// prescription, while they are still linked and may read prescriptions (can_mark says whether they hold
-// EditPrescription); a snooze goes back to the person who snoozed.
+// prescription; a snooze goes back to the person who snoozed. Whatever the kind, a caregiver gets it only
+// while still linked with ReadPrescription, checked as it is sent (can_mark says whether they hold
+// EditPrescription): a link removed after a snooze, or while the sweep ran, sends nothing.
+//
+// Deciding what to send is one sweep at a time per server; sending is not. Each push goes through one
+// fair queue (push/queue.ts) with its own timeout, so devices that never answer delay nobody else's
+// reminder, nor the next sweep (push/README.md).
 
 type Kind = 'due' | 'missed';
 
@@ -42,6 +48,18 @@ type Candidate = {
   dueAt: Date;
   alertCaregivers: string[];
 };
+
+/** One reminder of one dose for one person, decided by a sweep and sent to each of their devices. */
+type Delivery = {
+  userId: string;
+  dose: Pick<Candidate, 'patientId' | 'patientUserId' | 'prescriptionId' | 'date' | 'time' | 'label'>;
+  kind: ReminderPush['kind'];
+  ttlSeconds: number;
+  patientName?: string;
+};
+
+/** What a recipient may do with the patient's prescriptions when the reminder goes out. */
+type RecipientAccess = { caregiver: boolean; canMark: boolean };
 
 const ACTIVE_PRESCRIPTION_FIELDS = prescriptionFieldsSchema.pick({
   medicine_name: true,
@@ -74,7 +92,14 @@ export function createReminderService(options: {
 }): ReminderService {
   const { db, log } = options;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  /** The sweep still deciding what to send: a second call meanwhile joins it. */
+  let planning: Promise<number> | undefined;
+  /** Every sweep not finished yet, sending included, for stop() to wait for. */
+  const sweeps = new Set<Promise<number>>();
+  const queue = createFairQueue({
+    concurrency: MAX_CONCURRENT_PUSHES,
+    perKey: MAX_CONCURRENT_PUSHES_PER_PERSON,
+  });
 
   async function candidates(now: Date): Promise<Candidate[]> {
     const rows = await db
@@ -161,66 +186,97 @@ export function createReminderService(options: {
     return db.select().from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds));
   }
 
-  /** The alerted caregivers still linked with ReadPrescription: their user ids, and whether they may mark. */
-  async function alertedCaregivers(patientId: string, caregiverIds: string[]) {
+  /** The user ids of the chosen caregivers linked to the patient (what they may do is checked as it is sent). */
+  async function alertedCaregivers(patientId: string, caregiverIds: string[]): Promise<string[]> {
     if (caregiverIds.length === 0) return [];
     const links = await db
-      .select({ userId: caregivers.userId, permissions: careLinks.permissions })
+      .select({ userId: caregivers.userId })
       .from(careLinks)
       .innerJoin(caregivers, eq(caregivers.id, careLinks.caregiverId))
       .where(and(eq(careLinks.patientId, patientId), inArray(careLinks.caregiverId, caregiverIds)));
-    return links
-      .filter((link) => link.permissions.includes(PRESCRIPTION_PERMISSIONS.read))
-      .map((link) => ({
-        userId: link.userId,
-        canMark: link.permissions.includes(PRESCRIPTION_PERMISSIONS.edit),
-      }));
+    return links.map((link) => link.userId);
   }
 
-  async function send(userId: string, message: ReminderPush, ttlSeconds: number): Promise<number> {
+  /**
+   * What `userId` may do with the patient's prescriptions now: the patient everything; a caregiver only
+   * while linked with ReadPrescription (null otherwise), marking with EditPrescription.
+   */
+  async function accessOf(dose: Delivery['dose'], userId: string): Promise<RecipientAccess | null> {
+    if (userId === dose.patientUserId) return { caregiver: false, canMark: true };
+    const [link] = await db
+      .select({ permissions: careLinks.permissions })
+      .from(careLinks)
+      .innerJoin(caregivers, eq(caregivers.id, careLinks.caregiverId))
+      .where(and(eq(careLinks.patientId, dose.patientId), eq(caregivers.userId, userId)))
+      .limit(1);
+    if (!link?.permissions.includes(PRESCRIPTION_PERMISSIONS.read)) return null;
+    return { caregiver: true, canMark: link.permissions.includes(PRESCRIPTION_PERMISSIONS.edit) };
+  }
+
+  /** Sends one delivery to one device if its recipient may still have it; answers 1 when it was sent. */
+  async function sendToDevice(
+    device: typeof pushSubscriptions.$inferSelect,
+    delivery: Delivery,
+    access: () => Promise<RecipientAccess | null>,
+  ): Promise<number> {
+    const allowed = await access();
+    if (!allowed) return 0;
+    const outcome = await options
+      .sender()
+      .send(
+        { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+        message(delivery, allowed),
+        { ttlSeconds: delivery.ttlSeconds, urgency: 'high' },
+      );
+    if (outcome.status === 'sent') return 1;
+    if (outcome.status === 'gone')
+      await db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint));
+    else
+      log.warn(
+        { statusCode: outcome.statusCode, reason: outcome.message },
+        'a medicine reminder could not be sent',
+      );
+    return 0;
+  }
+
+  /** Sends every delivery to each device of its recipient through the queue; answers how many went. */
+  async function deliver(deliveries: Delivery[]): Promise<number> {
+    const devices = await subscriptionsOf([...new Set(deliveries.map((delivery) => delivery.userId))]);
+    const sends: Promise<number>[] = [];
+    for (const delivery of deliveries) {
+      // Looked up once per delivery, when its first device's turn comes: not when it was planned.
+      let access: Promise<RecipientAccess | null> | undefined;
+      const accessNow = () => (access ??= accessOf(delivery.dose, delivery.userId));
+      for (const device of devices.filter((candidate) => candidate.userId === delivery.userId))
+        sends.push(queue.run(delivery.userId, () => sendToDevice(device, delivery, accessNow)));
+    }
     let sent = 0;
-    for (const subscription of await subscriptionsOf([userId])) {
-      const outcome = await options
-        .sender()
-        .send(
-          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-          message,
-          { ttlSeconds, urgency: 'high' },
-        );
-      if (outcome.status === 'sent') sent += 1;
-      else if (outcome.status === 'gone')
-        await db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, subscription.endpoint));
-      else
-        log.warn(
-          { statusCode: outcome.statusCode, reason: outcome.message },
-          'a medicine reminder could not be sent',
-        );
+    for (const result of await Promise.allSettled(sends)) {
+      if (result.status === 'fulfilled') sent += result.value;
+      else log.error({ err: result.reason }, 'a medicine reminder failed');
     }
     return sent;
   }
 
-  function message(
-    candidate: Pick<Candidate, 'patientId' | 'prescriptionId' | 'date' | 'time' | 'label'>,
-    kind: ReminderPush['kind'],
-    recipient: { userId: string; canMark: boolean; patientName?: string; caregiver: boolean },
-  ): ReminderPush {
-    const title = reminderTitle(candidate.label, candidate.time);
+  function message(delivery: Delivery, access: RecipientAccess): ReminderPush {
+    const { dose, kind } = delivery;
+    const title = reminderTitle(dose.label, dose.time);
     const body =
       kind === 'dose-due'
         ? 'Time for your medicine. Tap Taken once you have taken it.'
-        : `${recipient.patientName ?? 'Your patient'} has not marked this dose as taken.`;
+        : `${delivery.patientName ?? 'Your patient'} has not marked this dose as taken.`;
     return {
       kind,
       title,
       body,
-      user_id: recipient.userId,
-      patient_id: candidate.patientId,
-      schedule_id: candidate.prescriptionId,
-      date: candidate.date,
-      time: candidate.time,
+      user_id: delivery.userId,
+      patient_id: dose.patientId,
+      schedule_id: dose.prescriptionId,
+      date: dose.date,
+      time: dose.time,
       label: title,
-      can_mark: recipient.canMark,
-      url: recipient.caregiver ? '/caregiver/prescriptions' : '/prescriptions',
+      can_mark: access.canMark,
+      url: access.caregiver ? '/caregiver/prescriptions' : '/prescriptions',
     };
   }
 
@@ -230,98 +286,93 @@ export function createReminderService(options: {
   }
 
   /** Snoozed reminders now due: claimed by setting sent_at, so one server sends each. */
-  async function dueSnoozes(now: Date): Promise<number> {
+  async function dueSnoozes(now: Date): Promise<Delivery[]> {
     const claimed = await db
       .update(reminderDeliveries)
       .set({ sentAt: now })
       .where(and(isNull(reminderDeliveries.sentAt), lte(reminderDeliveries.dueAt, now)))
       .returning();
-    let sent = 0;
+    const deliveries: Delivery[] = [];
     for (const snooze of claimed) {
       if (!snooze.userId) continue;
       const [row] = await db
         .select({ patientId: records.patientId, data: records.data, userId: patients.userId })
         .from(records)
         .innerJoin(patients, eq(patients.id, records.patientId))
-        .where(and(eq(records.id, snooze.prescriptionId), isNull(records.deletedAt)))
+        .where(
+          and(
+            eq(records.resource, 'prescriptions'),
+            eq(records.id, snooze.prescriptionId),
+            isNull(records.deletedAt),
+          ),
+        )
         .limit(1);
       const parsed = row ? ACTIVE_PRESCRIPTION_FIELDS.safeParse(row.data) : undefined;
       if (!row || !parsed?.success || parsed.data.status !== 'active') continue;
       const markId = await doseMarkId(snooze.prescriptionId, snooze.doseDate, snooze.doseTime);
       if ((await existingMarks([markId])).has(markId)) continue;
-      const caregiver = snooze.userId !== row.userId;
-      const canMark = caregiver
-        ? (await alertedCaregiversOfUser(row.patientId, snooze.userId)).canMark
-        : true;
-      sent += await send(
-        snooze.userId,
-        message(
-          {
-            patientId: row.patientId,
-            prescriptionId: snooze.prescriptionId,
-            date: snooze.doseDate,
-            time: snooze.doseTime,
-            label: parsed.data,
-          },
-          'dose-due',
-          { userId: snooze.userId, canMark, caregiver },
-        ),
-        3600,
-      );
+      deliveries.push({
+        userId: snooze.userId,
+        dose: {
+          patientId: row.patientId,
+          patientUserId: row.userId,
+          prescriptionId: snooze.prescriptionId,
+          date: snooze.doseDate,
+          time: snooze.doseTime,
+          label: parsed.data,
+        },
+        kind: 'dose-due',
+        ttlSeconds: 3600,
+      });
     }
-    return sent;
+    return deliveries;
   }
 
-  async function alertedCaregiversOfUser(patientId: string, userId: string) {
-    const [link] = await db
-      .select({ permissions: careLinks.permissions })
-      .from(careLinks)
-      .innerJoin(caregivers, eq(caregivers.id, careLinks.caregiverId))
-      .where(and(eq(careLinks.patientId, patientId), eq(caregivers.userId, userId)))
-      .limit(1);
-    return { canMark: Boolean(link?.permissions.includes(PRESCRIPTION_PERMISSIONS.edit)) };
-  }
-
-  async function sweep(now: Date): Promise<number> {
+  /** Claims what is due at `now` and answers what to send for it. */
+  async function plan(now: Date): Promise<Delivery[]> {
     const found = await candidates(now);
     const markIds = await Promise.all(
       found.map((candidate) => doseMarkId(candidate.prescriptionId, candidate.date, candidate.time)),
     );
     const marked = await existingMarks(markIds);
-    let sent = 0;
+    const deliveries: Delivery[] = [];
     for (const [index, candidate] of found.entries()) {
       if (marked.has(markIds[index] ?? '')) continue;
       if (!(await claim(candidate, now))) continue;
       if (candidate.kind === 'due') {
-        sent += await send(
-          candidate.patientUserId,
-          message(candidate, 'dose-due', {
-            userId: candidate.patientUserId,
-            canMark: true,
-            caregiver: false,
-          }),
-          3600,
-        );
+        deliveries.push({
+          userId: candidate.patientUserId,
+          dose: candidate,
+          kind: 'dose-due',
+          ttlSeconds: 3600,
+        });
         continue;
       }
       const patientName = await nameOf(candidate.patientUserId);
-      for (const caregiver of await alertedCaregivers(candidate.patientId, candidate.alertCaregivers))
-        sent += await send(
-          caregiver.userId,
-          message(candidate, 'dose-missed', { ...caregiver, patientName, caregiver: true }),
-          6 * 3600,
-        );
+      for (const userId of await alertedCaregivers(candidate.patientId, candidate.alertCaregivers))
+        deliveries.push({ userId, dose: candidate, kind: 'dose-missed', ttlSeconds: 6 * 3600, patientName });
     }
-    return sent + (await dueSnoozes(now));
+    return [...deliveries, ...(await dueSnoozes(now))];
   }
 
   return {
     runOnce(now = new Date()) {
-      // One sweep at a time per server: a slow push service must not pile sweeps up.
-      running ??= sweep(now).finally(() => {
-        running = undefined;
-      });
-      return running;
+      // One sweep at a time decides what to send: a call meanwhile joins it.
+      if (planning) return planning;
+      const planned = plan(now);
+      const sweep = planned.then(deliver);
+      planning = sweep;
+      // The next sweep may begin once this one has claimed its reminders, while they are still being sent.
+      const donePlanning = () => {
+        if (planning === sweep) planning = undefined;
+      };
+      planned.then(donePlanning, donePlanning);
+      sweeps.add(sweep);
+      sweep.then(
+        () => sweeps.delete(sweep),
+        () => sweeps.delete(sweep),
+      );
+      return sweep;
     },
     start(intervalMs) {
       if (timer) return;
@@ -333,7 +384,7 @@ export function createReminderService(options: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running?.catch(() => undefined);
+      await Promise.allSettled([...sweeps]);
     },
   };
 }

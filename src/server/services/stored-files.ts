@@ -6,29 +6,49 @@ import type { AuthUser } from '../plugins/auth';
 import { mayActOn, notAllowed } from './access';
 import type { FileStorage, StoredContentType } from '../plugins/storage';
 import { HttpError } from '../plugins/errors';
-import { detectFileType, heicPixels, imageSizeProblem, isHeic } from './file-type';
-import { heicToJpeg } from './heic';
+import { detectFileType, imageSizeProblem, isHeic } from './file-type';
+import { HeicConversionFailure, type HeicConverter } from './heic';
+import { heifProblem } from './heif-boxes';
 import type { Transaction } from './transaction';
+import { checkUploadBytes, lockUploadsOf, type UploadQuota } from './upload-quota';
 
 // One way to take in a file a person sends (POST /api/upload-image, and a lab report's own multipart form):
 // its real type read from its first bytes, the pixel cap of an image read from its header, then the file
 // stored and recorded as theirs (the uploads row: who may point a record at it, and the quota's count).
 
+/** The HTTP answer of a HEIC conversion that failed. */
+function conversionRefusal(error: unknown): HttpError {
+  if (!(error instanceof HeicConversionFailure)) throw error;
+  if (error.reason === 'memory') return new HttpError(422, UPLOAD_MESSAGES.imageTooDemanding);
+  if (error.reason === 'busy') {
+    const seconds = error.retryAfterSeconds ?? 60;
+    return new HttpError(503, UPLOAD_MESSAGES.convertersBusy(seconds), undefined, undefined, {
+      'retry-after': String(seconds),
+    });
+  }
+  return new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+}
+
 /**
- * The file as it will be kept and its real type, when `type` accepts it; 415, 413 or 400 with a message for
- * the person otherwise. A HEIC photo (a document, not a profile photo) is kept as a JPEG (see heic.ts).
+ * The file as it will be kept and its real type, when `type` accepts it; 415, 413, 422, 503 or 400 with a
+ * message for the person otherwise. A HEIC photo (a document, not a profile photo) is kept as a JPEG: its
+ * size is read from its own boxes first (any image, grid or tile over `maxPixels` is refused, and so is a
+ * malformed file), and only then is it converted, in a sandbox process (see heic.ts). `account` is whose
+ * upload it is, for the converters' fair queue.
  */
 export async function acceptedFile(
   bytes: Buffer,
   type: UploadType,
-  maxPixels: number,
+  limits: { maxPixels: number; converter: HeicConverter; account: string },
 ): Promise<{ bytes: Buffer; contentType: StoredContentType }> {
+  const { maxPixels } = limits;
   if (type !== 'profile' && isHeic(bytes)) {
-    const pixels = heicPixels(bytes);
-    if (pixels === null) throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
-    if (pixels > maxPixels) throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(maxPixels));
-    const jpeg = await heicToJpeg(bytes).catch(() => {
-      throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+    const problem = heifProblem(bytes, maxPixels);
+    if (problem?.kind === 'malformed') throw new HttpError(400, UPLOAD_MESSAGES.imageUnreadable);
+    if (problem?.kind === 'too-many-pixels')
+      throw new HttpError(413, UPLOAD_MESSAGES.imageTooManyPixels(maxPixels));
+    const jpeg = await limits.converter.toJpeg(bytes, limits.account).catch((error: unknown) => {
+      throw conversionRefusal(error);
     });
     return { bytes: jpeg, contentType: acceptedFileType(jpeg, type, maxPixels) };
   }
@@ -49,8 +69,10 @@ export function acceptedFileType(bytes: Buffer, type: UploadType, maxPixels: num
 }
 
 /**
- * Stores the file and records it as the person's upload, in `tx`. A crash between the write and the commit
- * leaves an unreferenced file (the orphan sweep's to remove), never a record pointing at a missing one.
+ * Stores the file and records it as the person's upload, in `tx`, once their quota allows it: the quota is
+ * counted under the person's upload lock, so uploads sent at once are counted one after another
+ * (upload-quota.ts). A crash between the write and the commit leaves an unreferenced file (the orphan
+ * sweep's to remove), never a record pointing at a missing one.
  */
 export async function storeUpload(
   tx: Transaction,
@@ -63,7 +85,10 @@ export async function storeUpload(
     bytes: Buffer;
     contentType: StoredContentType;
   },
+  quota: UploadQuota,
 ): Promise<string> {
+  await lockUploadsOf(tx, file.ownerUserId);
+  await checkUploadBytes(tx, file.ownerUserId, file.bytes.length, quota);
   const { key } = await storage.put(file.type, file.bytes, file.contentType, file.folder);
   await tx
     .insert(uploads)

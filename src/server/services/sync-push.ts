@@ -11,7 +11,13 @@ import {
   type StoredAnswer,
   type Transaction,
 } from './idempotency';
-import { accessChecks, replayCheck, type MutationContext, type PreparedMutation } from './record-mutations';
+import {
+  accessChecks,
+  RecordStates,
+  replayCheck,
+  type MutationContext,
+  type PreparedMutation,
+} from './record-mutations';
 import { CreateBatch, takeVersionLock, type NewRecord } from './records';
 import { SYNCED_MUTATIONS } from './synced-mutations';
 
@@ -20,10 +26,12 @@ import { SYNCED_MUTATIONS } from './synced-mutations';
 //
 // One transaction for the batch; keys are claimed and the version lock taken once for it: by the first
 // run of creates' insert itself when the batch starts with one (the checks of those creates then run
-// before the lock, not while every other writer waits), else before the first item. A refused item
-// (4xx) is rolled back alone and the batch goes on; an item that fails unexpectedly (5xx) is rolled back
-// alone and ends the batch there, since a later change may build on it: it and the rest answer status 0,
-// "not tried, send again", and the items before it are kept.
+// before the lock, not while every other writer waits), else before the first item. Every item is
+// answered in its own slot, and no item holds back another that does not build on it. A refused item
+// (4xx) is rolled back alone and the batch goes on. An item that fails unexpectedly (5xx) is rolled back
+// alone and answered with its failure (the device sends it again); a later change that builds on it (a
+// change of the same record, or one naming its id, as a dose mark names its prescription) would be
+// refused for want of it, so it is not tried: status 0, "send it again". The other items are applied.
 //
 // Rolling back one item needs a savepoint around it: two more round trips per item (savepoint, release),
 // which made a batch of creates a third slower or more, paid for the rare batch where an item is refused.
@@ -31,7 +39,9 @@ import { SYNCED_MUTATIONS } from './synced-mutations';
 // back and the batch runs again with a savepoint per item. Nothing of the first attempt is kept or answered.
 
 const FAILED: ErrorBody = { message: 'Something went wrong. This change was not applied; send it again.' };
-const NOT_TRIED: ErrorBody = { message: 'Not tried, because an earlier change failed; send it again.' };
+const NOT_TRIED: ErrorBody = {
+  message: 'Not tried, because an earlier change it builds on failed; send it again.',
+};
 
 const isRefusal = (error: unknown): error is HttpError =>
   error instanceof HttpError && error.statusCode < 500;
@@ -39,8 +49,34 @@ const isRefusal = (error: unknown): error is HttpError =>
 /** Thrown out of the first attempt's transaction (rolling it back) when an item did not succeed. */
 class ItemDidNotSucceed extends Error {}
 
-/** A pushed change made ready; `record` names the record it changes (resource and id). */
-type Item = { key: string; op: PushChange['op']; record: string; mutation: PreparedMutation };
+/**
+ * A pushed change made ready; `record` names the record it changes (resource and id), `names` every id
+ * it refers to (its record's, and any a field holds: a dose mark's prescription).
+ */
+type Item = {
+  key: string;
+  op: PushChange['op'];
+  /** The id of its record, in lower case. */
+  id: string;
+  record: string;
+  names: ReadonlySet<string>;
+  mutation: PreparedMutation;
+};
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The ids a change refers to: its record's, and every text of its payload that is a UUID. */
+function namesOf(change: PushChange): Set<string> {
+  const names = new Set([change.id.toLowerCase()]);
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (UUID_TEXT.test(value)) names.add(value.toLowerCase());
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit(change.payload);
+  return names;
+}
 
 export async function applyPushedChanges(
   db: Database,
@@ -66,7 +102,9 @@ async function applyItems(
   const items: Item[] = changes.map((change) => ({
     key: change.idempotency_key,
     op: change.op,
+    id: change.id.toLowerCase(),
     record: `${change.resource}:${change.id.toLowerCase()}`,
+    names: namesOf(change),
     mutation: SYNCED_MUTATIONS[change.resource][change.op](change),
   }));
   try {
@@ -91,6 +129,9 @@ async function applyBatch(
       mutation.valid ? [{ key, fingerprint: mutation.fingerprint }] : [],
     );
     const ledger = await IdempotencyLedger.claim(tx, auth.userId, calls);
+    // The records the stored answers to replay name, looked up together (see replayCheck).
+    const replayed = new RecordStates(tx);
+    await replayed.lookUp(ledger.answeredBefore);
     const shared: Omit<MutationContext, 'tx' | 'writeOptions'> = {
       auth,
       access: accessChecks(auth, { cached: true }),
@@ -121,8 +162,11 @@ async function applyBatch(
     const results: PushResult[] = [];
     const answer = (key: string, { statusCode, body }: StoredAnswer) =>
       results.push({ idempotency_key: key, status: statusCode, body });
+    // The ids of the records whose changes failed here, or were held back for one that did.
+    const failed = new Set<string>();
+    const buildsOnFailed = (item: Item) => [...item.names].some((name) => failed.has(name));
     for (let index = 0; index < items.length;) {
-      const creates = savepoints || !ledger.mayWrite ? [] : createsToRun(items, index, ledger);
+      const creates = savepoints || !ledger.mayWrite ? [] : createsToRun(items, index, ledger, failed);
       if (creates.length > 1) {
         // A run of creates (a device's new records): their inserts go to Postgres as one statement, which
         // takes the version lock when the batch does not hold it yet.
@@ -138,12 +182,13 @@ async function applyBatch(
           ledger.record(key, mutation.fingerprint, outcome.value);
           answer(key, outcome.value);
         }
+        for (const { names } of creates) replayed.forget(names);
         index += creates.length;
         continue;
       }
       const item = items[index];
       index++;
-      if (!item) break;
+      if (!item) continue;
       const { key, mutation } = item;
       if (!mutation.valid) {
         answer(key, mutation.answer);
@@ -151,26 +196,36 @@ async function applyBatch(
       }
       const decision = ledger.decide(key, mutation.fingerprint);
       if (decision.kind === 'replay') {
-        // Re-checked against the caller's access now, as a REST replay.
-        const replay = await answerOnReplay(tx, decision.answer, replayCheck(shared.access));
+        // Re-checked against the caller's access, and the record's state, now, as a REST replay.
+        const replay = await answerOnReplay(tx, decision.answer, replayCheck(shared.access, replayed));
         answer(key, replay instanceof HttpError ? answerOfError(replay) : replay);
         continue;
       }
       if (decision.kind === 'refuse') {
-        if (!isRefusal(decision.error)) break;
         answer(key, answerOfError(decision.error));
+        // A key being used by another request now: what builds on this change waits for it.
+        if (!isRefusal(decision.error)) failed.add(item.id);
+        continue;
+      }
+      if (buildsOnFailed(item)) {
+        answer(key, { statusCode: 0, body: NOT_TRIED });
+        failed.add(item.id); // and what builds on this one waits with it
         continue;
       }
       try {
         await holdLock();
         const done = await run(mutation.run);
+        replayed.forget(item.names);
         ledger.record(key, mutation.fingerprint, done);
         answer(key, done);
       } catch (error) {
         if (error instanceof ItemDidNotSucceed) throw error;
         if (!isRefusal(error)) {
+          // Rolled back to its savepoint; nothing of it is kept, not even its key: the device sends it again.
           log.error({ err: error, idempotencyKey: key }, 'a pushed change failed');
-          break;
+          answer(key, error instanceof HttpError ? answerOfError(error) : { statusCode: 500, body: FAILED });
+          failed.add(item.id);
+          continue;
         }
         // A refusal is final for the device: kept, so a late copy of this item is answered the same.
         const refusal = answerOfError(error);
@@ -178,29 +233,30 @@ async function applyBatch(
         answer(key, refusal);
       }
     }
-    const stoppedAt = results.length;
-    for (const { key } of items.slice(stoppedAt)) {
-      results.push({
-        idempotency_key: key,
-        status: 0,
-        body: results.length === stoppedAt ? FAILED : NOT_TRIED,
-      });
-    }
     await ledger.settle();
     return results;
   });
 }
 
-/** The items from `index` on that are creates to run, up to the first that is not (or repeats a key). */
-function createsToRun(items: readonly Item[], index: number, ledger: IdempotencyLedger): Item[] {
+/**
+ * The items from `index` on that are creates to run, up to the first that is not (or repeats a key, or
+ * builds on a change that failed).
+ */
+function createsToRun(
+  items: readonly Item[],
+  index: number,
+  ledger: IdempotencyLedger,
+  failed: ReadonlySet<string>,
+): Item[] {
   const run: Item[] = [];
   const keys = new Set<string>();
   // Two changes of one record (a dose marked twice, a check-in's answers in turn) never run together:
   // each must see what the one before it wrote, as when they are applied one by one.
   const changed = new Set<string>();
   for (const item of items.slice(index)) {
-    const { key, op, record, mutation } = item;
+    const { key, op, record, names, mutation } = item;
     if (op !== 'create' || !mutation.valid || keys.has(key) || changed.has(record)) break;
+    if ([...names].some((name) => failed.has(name))) break;
     if (ledger.decide(key, mutation.fingerprint).kind !== 'run') break;
     keys.add(key);
     changed.add(record);

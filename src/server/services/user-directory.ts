@@ -3,8 +3,9 @@ import type { PublicUser, UserInfo } from '../../domain/auth';
 import { careLinks, caregivers, patients, users } from '../db/schema';
 import type { Queryable } from './transaction';
 
-// Looks people up for one another: by e-mail (a patient about to invite them: id, name and role only)
-// and by id, where only the person and the people linked to them through care_links may see a profile.
+// Looks people up for one another: by e-mail (a patient's own caregivers: id, name and role only) and
+// by id, where only the person and the people linked to them through care_links may see a profile.
+// Nobody learns from either whether an e-mail or an id belongs to someone they are not linked to.
 
 async function findPublicUser(db: Queryable, where: SQL): Promise<PublicUser | null> {
   const [row] = await db
@@ -24,12 +25,21 @@ async function findPublicUser(db: Queryable, where: SQL): Promise<PublicUser | n
   return row ?? null;
 }
 
-/** The account of this e-mail as an invitation needs it (id, name, role); null when there is none. */
-export async function findInvitee(db: Queryable, email: string): Promise<UserInfo | null> {
+/**
+ * The patient's linked caregiver with this e-mail (id, name, role: what the patient already sees of them
+ * in their list of caregivers); null for any other e-mail, whether or not it has an account.
+ */
+export async function findLinkedCaregiverByEmail(
+  db: Queryable,
+  patientId: string,
+  email: string,
+): Promise<UserInfo | null> {
   const [row] = await db
     .select({ id: users.id, name: users.name, role: users.role })
-    .from(users)
-    .where(eq(users.email, email.toLowerCase()))
+    .from(careLinks)
+    .innerJoin(caregivers, eq(caregivers.id, careLinks.caregiverId))
+    .innerJoin(users, eq(users.id, caregivers.userId))
+    .where(and(eq(careLinks.patientId, patientId), eq(users.email, email.toLowerCase())))
     .limit(1);
   return row ?? null;
 }

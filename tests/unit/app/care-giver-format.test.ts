@@ -37,9 +37,12 @@ describe('activityLine', () => {
     expect(activityLine(entry({}))).toBe('Alex added an appointment, 3 Mar 2026 14:05');
   });
 
-  it('says what a delivery brought, with its time', () => {
+  it("says what a day's deliveries brought, and when the last came", () => {
     expect(activityLine(entry({ kind: 'delivery', op: null, count: 12, at: '2026-11-20T09:30:00Z' }))).toBe(
-      "Alex's device received 12 appointments, 20 Nov 2026 09:30",
+      "Alex's device received 12 appointments that day, the last on 20 Nov 2026 at 09:30",
+    );
+    expect(activityLine(entry({ kind: 'delivery', op: null, count: 1, at: 'soon' }))).toBe(
+      "Alex's device received 1 appointment",
     );
   });
 

@@ -14,12 +14,12 @@ import {
 import { DB_PREFIX, deleteUserDbs, KincareDb, openUserDb, userDb } from '../../../src/local/db';
 import { readSessionCopy, saveSessionCopy } from '../../../src/local/session-store';
 import { http } from '../../../src/local/http';
-import { setHttpEvents } from '../../../src/local/http-events';
+import { setHttpEvents, type SessionEnded } from '../../../src/local/http-events';
 import { enqueue } from '../../../src/local/outbox';
 import { clearSession, readSession, storeSession } from '../../../src/local/session';
 import { startSync } from '../../../src/local/sync-client';
 import { stopSync } from '../../../src/local/sync-trigger';
-import { fakeServer, storedAnywhere, tokenFor, type Answer, type Call } from './support';
+import { fakeServer, profileOf, storedAnywhere, tokenFor, type Answer, type Call } from './support';
 
 // Issue 7, point 3: the device forgets a person when their session ends. A 401 on any signed-in call (the
 // app's HTTP client, the sync engine's push and pull) deletes the replica's records and the token, and keeps
@@ -65,31 +65,6 @@ afterEach(async () => {
 
 function setOnline(online: boolean) {
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
-}
-
-function profileOf(id: string, name: string, email: string): Profile {
-  return {
-    id,
-    name,
-    role: 'Patient',
-    email,
-    zip_code: '10001',
-    patient_id: id,
-    caregiver_id: null,
-    stripe_customer_id: null,
-    email_verified: true,
-    birth_date: null,
-    age: null,
-    gender: null,
-    race: null,
-    ethnicity: null,
-    phone: null,
-    address: null,
-    city: null,
-    state: null,
-    photo_url: null,
-    beta_policy_accepted_at: '2025-07-01T00:00:00.000Z',
-  };
 }
 
 /**
@@ -191,6 +166,8 @@ describe('a 401 ends the session and the device forgets the person', () => {
     await aliceSignedIn();
     await expect(http.get('/appointments')).rejects.toMatchObject({ response: { status: 401 } });
     expect(unauthorized).toHaveBeenCalledTimes(1);
+    // The app tells the person how many of their changes wait on the device for them.
+    expect(unauthorized).toHaveBeenCalledWith({ unsentChanges: 2 });
     expect(calls.map((call) => call.authorization)).toEqual([`Bearer ${tokenFor(ALICE)}`]);
     await expectAliceForgotten();
   });
@@ -199,20 +176,20 @@ describe('a 401 ends the session and the device forgets the person', () => {
     const db = await aliceSignedIn();
     // Uploaded already (fake-indexeddb cannot store jsdom's Blob, so it could not be sent from here).
     await db.blobs.update('letter-blob', { uploadedKey: 'letter-key' });
-    const ended = new Promise<void>((resolve) =>
+    const ended = new Promise<SessionEnded>((resolve) =>
       startSync(ALICE, { onResult: () => {}, onSessionEnded: resolve }),
     );
-    await ended;
+    expect(await ended).toEqual({ unsentChanges: 2 });
     expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual(['POST /sync/push']);
     await expectAliceForgotten();
   });
 
   it("on the sync engine's first reads (the care lists, before the pull), and with nothing unsent the whole replica goes", async () => {
     await aliceSignedIn({ unsent: false });
-    const ended = new Promise<void>((resolve) =>
+    const ended = new Promise<SessionEnded>((resolve) =>
       startSync(ALICE, { onResult: () => {}, onSessionEnded: resolve }),
     );
-    await ended;
+    expect(await ended).toEqual({ unsentChanges: 0 });
     // A patient's care lists are read together; the pull is not tried once they were refused.
     expect(calls.map((call) => `${call.method} ${call.url.split('?')[0]}`).sort()).toEqual([
       'GET /request/activity',

@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import type { Profile } from '../../../src/domain/auth';
 import { AxiosError, AxiosHeaders, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 
 // Helpers of the device-side tests (jsdom with fake-indexeddb): tokens, a fake server behind axios, and
@@ -71,4 +72,30 @@ export async function storedAnywhere(text: string): Promise<string[]> {
     }
   }
   return places.sort();
+}
+
+/** The profile the server answers for a patient account (what sign-in stores in the replica). */
+export function profileOf(id: string, name: string, email: string): Profile {
+  return {
+    id,
+    name,
+    role: 'Patient',
+    email,
+    zip_code: '10001',
+    patient_id: id,
+    caregiver_id: null,
+    stripe_customer_id: null,
+    email_verified: true,
+    birth_date: null,
+    age: null,
+    gender: null,
+    race: null,
+    ethnicity: null,
+    phone: null,
+    address: null,
+    city: null,
+    state: null,
+    photo_url: null,
+    beta_policy_accepted_at: '2025-07-01T00:00:00.000Z',
+  };
 }
