@@ -163,7 +163,7 @@ export default defineConfig({
             { name: 'initial', tags: ['$initial'] },
             // Whether the device is online: the sign-in page and the signed-in shell both ask, so it stays
             // apart (left to itself, the bundler put it in `signed-in`, and the sign-in page loaded Dexie).
-            { name: 'use-online', test: /src[\\/]app[\\/]shell[\\/]use-online\.ts$/ },
+            { name: 'use-online', test: /src[\\/]app[\\/]ui[\\/]use-online\.ts$/ },
             // What every signed-in first screen needs beside the entry, in one chunk: the replica (Dexie and
             // its React hooks), the session and permission hooks, the signed-in layout (the routes _app,
             // _patient and _caregiver, and the shell they draw: header, sidebar, tab bar) with the icons of

@@ -5,8 +5,7 @@ import { routeTree } from './routeTree.gen';
 import { LoadingScreen } from './ui/loading-screen';
 import { setHttpEvents } from '../local/http-events';
 import { clearSession, resumeSession } from '../local/session';
-import { UNAUTHORIZED_TOAST } from '../domain/error-texts';
-import { toastLater } from './ui/toast-later';
+import { saySessionEnded } from './shell/session-ended';
 import { captureInstallPrompt } from '../local/install-capture';
 import './styles.css';
 
@@ -42,13 +41,13 @@ declare module '@tanstack/react-router' {
 // SPEC section 8, in one place: a 401 on a signed-in call ends the session (local/session.ts has already
 // cleared it and forgotten the person's data by now); other failures are toasted.
 setHttpEvents({
-  onUnauthorized: () => {
-    toastLater((toast) => toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' }));
+  onUnauthorized: (ended) => {
+    saySessionEnded(ended);
     void router.navigate({ to: '/', replace: true });
   },
   // The standard error toasts; a plan's limit reached also offers the way to the Subscription page.
   onError: (messages) => {
-    void import('./features/subscription/error-toasts').then((module) => module.showErrorToasts(messages));
+    void import('./shell/error-toasts').then((module) => module.showErrorToasts(messages));
   },
 });
 

@@ -1,13 +1,13 @@
 import { lazy, Suspense } from 'react';
 import { createRootRoute, Outlet } from '@tanstack/react-router';
-import { useScreenDrawn } from '../shell/first-screen';
-import { applyTheme } from '../shell/theme';
+import { useScreenDrawn } from '../ui/first-screen';
+import { applyTheme } from '../ui/theme';
 import { LoadingScreen } from '../ui/loading-screen';
 
 // The person's colour theme, before the first screen renders (no inline script: the CSP forbids it).
 applyTheme();
 
-// The toasts' library loads once the first screen is drawn (ui/toast-later.ts, shell/first-screen.ts).
+// The toasts' library loads once the first screen is drawn (ui/toast-later.ts, ui/first-screen.ts).
 const AppToaster = lazy(() => import('../shell/toasts').then((module) => ({ default: module.AppToaster })));
 // Registering the service worker waits until the first screen is drawn (it is never what that screen needs).
 const PwaUpdatePrompt = lazy(() =>

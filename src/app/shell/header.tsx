@@ -11,7 +11,7 @@ import {
   useSelectionUpkeep,
 } from './use-selected-patient';
 import { useProfile } from './use-session';
-import { useScreenDrawn } from './first-screen';
+import { useScreenDrawn } from '../ui/first-screen';
 
 // The weather (its icons, the position, the call) loads after the first paint: it is not part of any
 // first screen's JavaScript budget (tests/build/budget.mjs), and a screen never waits for it.

@@ -8,14 +8,14 @@ import { Header } from './header';
 import { TabBar } from './tab-bar';
 import type { MoreItem } from './more-sheet';
 import { PATIENT_NAV, caregiverNav, caregiverSubmenu, splitForPhone } from './navigation';
-import { useScreenDrawn } from './first-screen';
+import { useScreenDrawn } from '../ui/first-screen';
 import { SyncStatusPlaceholder } from './sync-status-placeholder';
 import { useCaregiverPermissionsRead } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 import { canTellScreenWidth, useWideScreen } from '../ui/use-wide-screen';
 
 // The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
-// its library) once the screen is drawn (first-screen.ts): the shell is part of every signed-in first
+// its library) once the screen is drawn (ui/first-screen.ts): the shell is part of every signed-in first
 // screen, whose JavaScript has a budget (tests/build/budget.mjs).
 const loadMoreSheet = () => import('./more-sheet');
 const loadUnsentChangesDialog = () => import('./unsent-changes-dialog');

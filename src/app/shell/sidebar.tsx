@@ -4,7 +4,7 @@ import { Ban, HeartPulse, LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-r
 import type { Role } from '../../domain/roles';
 import { CAREGIVER_NAV_ALWAYS, PATIENT_NAV, caregiverSubmenu, type NavEntry } from './navigation';
 import { useCaregiverPermissions } from './use-caregiver-permissions';
-import { useScreenDrawn } from './first-screen';
+import { useScreenDrawn } from '../ui/first-screen';
 
 // Offered only where the browser can install: loaded after the first paint (the budget of
 // tests/build/budget.mjs), as nothing on the first screen waits for it.

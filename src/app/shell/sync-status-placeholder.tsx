@@ -1,4 +1,4 @@
-import { useOnline } from './use-online';
+import { useOnline } from '../ui/use-online';
 
 // What the header shows in the sync status's place for the moment its code loads (layout.tsx): the same
 // look and the same word, not yet a button (the popover and its library arrive right after the first

@@ -7,7 +7,7 @@ import { LAST_SYNC_KEY } from '../../local/sync-trigger';
 import { syncNow } from '../../local/sync-trigger';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button';
-import { useOnline } from './use-online';
+import { useOnline } from '../ui/use-online';
 import { describeChange, typedValuesOf, type TypedValue } from './refused-changes';
 
 // The sync status in the header: online or offline, how many changes wait, when the last sync finished,

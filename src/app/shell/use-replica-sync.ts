@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { UNAUTHORIZED_TOAST } from '../../domain/error-texts';
 import { closeUserDb, openUserDb } from '../../local/db';
 import { onSessionChange, readSession } from '../../local/session';
 import { stopSync } from '../../local/sync-trigger';
 import { useFailedChangeToasts } from './use-failed-change-toasts';
+import { saySessionEnded } from './session-ended';
 import { toastLater } from '../ui/toast-later';
 
 /**
  * Keeps the signed-in user's replica in sync while the app is open, and says what the person must know:
  * changes merged with another device's, changes refused, a session that ended (the queue stays on the
  * device and goes out after the next sign-in), or a sign-out in another tab (this one follows). The sync
- * client starts once `drawn` (the first screen is on screen: first-screen.ts).
+ * client starts once `drawn` (the first screen is on screen: ui/first-screen.ts).
  */
 export function useReplicaSync(userId: string, drawn: boolean): void {
   const navigate = useNavigate();
@@ -48,9 +48,9 @@ export function useReplicaSync(userId: string, drawn: boolean): void {
             );
           }
         },
-        // SPEC section 8's 401: the session is cleared and the person forgotten (local/session.ts).
-        onSessionEnded: () => {
-          toastLater((toast) => toast.error(UNAUTHORIZED_TOAST, { id: 'unauthorized' }));
+        // A 401: the session is cleared and the person forgotten but for their unsent changes (local/session.ts).
+        onSessionEnded: (ended) => {
+          saySessionEnded(ended);
           void navigate({ to: '/', replace: true });
         },
       });

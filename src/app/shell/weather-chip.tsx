@@ -24,7 +24,7 @@ import {
   WEATHER_KEY,
   whenLocationMayBeAsked,
 } from '../../local/weather';
-import { useOnline } from './use-online';
+import { useOnline } from '../ui/use-online';
 
 // The header's weather (SPEC sections 2 and 9): the icon of the weather code (a moon at night), the
 // temperature in C and F, and from 768 px the place. Loaded after the first paint (header.tsx), it shows

@@ -1,5 +1,5 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
-import { THEME_CHOICES, setTheme, useTheme, type ThemeChoice } from '../shell/theme';
+import { THEME_CHOICES, setTheme, useTheme, type ThemeChoice } from './theme';
 
 const ICONS: Record<ThemeChoice, typeof Sun> = { system: Monitor, light: Sun, dark: Moon };
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessages, OFFLINE_MESSAGE } from '../../local/http-errors';
-import { useOnline } from '../shell/use-online';
+import { useOnline } from './use-online';
 
 /**
  * An action that needs the server (an invitation, an answer, a change of access): offline it says so at

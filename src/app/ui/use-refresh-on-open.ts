@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { refreshCareNow } from '../../local/care-requests';
-import { useOnline } from '../shell/use-online';
+import { useOnline } from './use-online';
 
 /**
  * Asks the server for the care lists when the page opens (and when the connection comes back), so a

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { useScreenDrawn } from '../shell/first-screen';
+import { useScreenDrawn } from './first-screen';
 
 // Form state checked against a domain schema (SPEC section 5: validation runs on change, on blur, on mount
 // and on submit; the form submits only when there are no errors). Errors are computed on every change;
@@ -8,7 +8,7 @@ import { useScreenDrawn } from '../shell/first-screen';
 //
 // The schema is given, or loaded: the sign-in page paints before Zod arrives (its first load has a budget,
 // tests/build/budget.mjs), so its form passes a loader, starts it once the screen is drawn
-// (shell/first-screen.ts: Zod must not compete with the page it is not needed for) or at the first
+// (first-screen.ts: Zod must not compete with the page it is not needed for) or at the first
 // keystroke or blur, and shows errors once it is there; a submit waits for it (`validateReady`). Forms whose page loads Zod anyway use `useZodForm`
 // (use-zod-form.ts), this hook with the schema given.
 

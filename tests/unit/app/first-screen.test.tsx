@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import type * as FirstScreenModule from '../../../src/app/shell/first-screen';
+import type * as FirstScreenModule from '../../../src/app/ui/first-screen';
 
 // The shell's extras (the sync client, the sync status, the weather, the toasts, the forms' rules) wait
-// for the screen to be drawn (src/app/shell/first-screen.ts): a screen that says so lets them start after
+// for the screen to be drawn (src/app/ui/first-screen.ts): a screen that says so lets them start after
 // its paint, any other after SCREEN_WAIT_MS; once started they stay started.
 
 type FirstScreen = typeof FirstScreenModule;
@@ -17,7 +17,7 @@ function Extras() {
 beforeEach(async () => {
   vi.useFakeTimers();
   vi.resetModules(); // each test starts with a page that has drawn nothing yet
-  firstScreen = await import('../../../src/app/shell/first-screen');
+  firstScreen = await import('../../../src/app/ui/first-screen');
 });
 afterEach(() => {
   cleanup();

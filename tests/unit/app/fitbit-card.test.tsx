@@ -16,7 +16,7 @@ vi.mock('../../../src/app/shell/use-session', () => ({
   useSession: () => ({ token: 't', role: who.role, userId: 'user-pat' }),
 }));
 const online = vi.hoisted(() => ({ value: true }));
-vi.mock('../../../src/app/shell/use-online', () => ({ useOnline: () => online.value }));
+vi.mock('../../../src/app/ui/use-online', () => ({ useOnline: () => online.value }));
 
 const { FitbitHomeCard } = await import('../../../src/app/features/fitbit/fitbit-home-card');
 

@@ -55,7 +55,7 @@ vi.mock('../../../src/app/features/fitbit/fitbit-home-card', () => ({
   FitbitHomeCard: ({ patientId }: { patientId: string }) => <p>Stand-in Fitbit of {patientId}</p>,
 }));
 
-const { DashboardPage } = await import('../../../src/app/features/dashboard/dashboard-page');
+const { DashboardPage } = await import('../../../src/app/screens/home/dashboard-page');
 
 const PATIENT = '6f1c1a52-7d55-4c0e-9d43-0b6f1f0f0a01';
 const OTHER_PATIENT = '6f1c1a52-7d55-4c0e-9d43-0b6f1f0f0a09';

@@ -26,7 +26,7 @@ vi.mock('../../../src/local/billing', async (original) => ({
   goToCheckout: checkout,
 }));
 const { SubscriptionPage } = await import('../../../src/app/features/subscription/subscription-page');
-const { showErrorToasts } = await import('../../../src/app/features/subscription/error-toasts');
+const { showErrorToasts } = await import('../../../src/app/shell/error-toasts');
 
 const harness = billingHarness(() => {
   toasts.success.mockReset();

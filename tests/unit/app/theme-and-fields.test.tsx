@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react';
 import { PasswordField, TextField } from '../../../src/app/ui/fields';
 import { ThemeSwitch } from '../../../src/app/ui/theme-switch';
-import { applyTheme, readTheme, setTheme } from '../../../src/app/shell/theme';
+import { applyTheme, readTheme, setTheme } from '../../../src/app/ui/theme';
 import { initialsOf } from '../../../src/app/shell/header';
 import { DISPLAY_KEYS } from '../../../src/domain/storage-keys';
 

@@ -9,7 +9,7 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { OFFLINE_MESSAGE } from '../../../local/http-errors';
 
 // Forgot password: e-mail -> 6-digit code -> new password (SPEC section 7; toasts of section 8). The reset

@@ -10,7 +10,7 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
 import { loadSchema, useSchemaForm } from '../../ui/use-schema-form';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { homeFor } from '../../shell/guards';
 import { statusOf, OFFLINE_MESSAGE } from '../../../local/http-errors';
 

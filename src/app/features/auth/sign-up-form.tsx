@@ -8,7 +8,7 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { ResendVerification } from './resend-verification';
 
 /** `plan`: the plan chosen by a corporate sign-up link (/signup/:plan), kept by the server for the first sign-in. */

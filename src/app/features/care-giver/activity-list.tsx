@@ -3,8 +3,9 @@ import { EmptyState } from '../../ui/page';
 import { activityLine } from './care-format';
 import { useCareActivity } from './use-care-lists';
 
-// What caregivers did with the patient's records, and when the records reached a caregiver's device, as
-// the server recorded it (newest first; the replica keeps the last 50 lines).
+// What caregivers did with the patient's records, and how many of them reached a caregiver's device each
+// day, as the server recorded it (newest first; the replica keeps the last 50 changes and the last 50
+// lines of deliveries, so no amount of reading hides a change).
 
 export function ActivityList() {
   const activity = useCareActivity();

@@ -7,11 +7,18 @@ import { activitySentence, type ActivityEntry } from '../../../domain/caregivers
 /** The activity time format: '3 Mar 2026 14:05'. */
 export const ACTIVITY_TIME_FORMAT = 'd MMM yyyy HH:mm';
 
-/** 'Alex added an appointment, 3 Mar 2026 14:05' (the time in this device's zone). */
+/**
+ * 'Alex added an appointment, 3 Mar 2026 14:05' for a change; for a day's deliveries to a caregiver's
+ * device, which the server counts in one line (at is the last of them), 'Alex's device received 12
+ * appointments that day, the last on 3 Mar 2026 at 14:05'. Times in this device's zone.
+ */
 export function activityLine(entry: ActivityEntry): string {
   const at = DateTime.fromISO(entry.at);
   const sentence = activitySentence(entry);
-  return at.isValid ? `${sentence}, ${at.toFormat(ACTIVITY_TIME_FORMAT)}` : sentence;
+  if (!at.isValid) return sentence;
+  if (entry.kind === 'delivery')
+    return `${sentence} that day, the last on ${at.toFormat('d MMM yyyy')} at ${at.toFormat('HH:mm')}`;
+  return `${sentence}, ${at.toFormat(ACTIVITY_TIME_FORMAT)}`;
 }
 
 /** A list date: '3 Mar 2026' (empty when the server sent something that is not a date). */

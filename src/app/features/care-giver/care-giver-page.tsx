@@ -1,5 +1,5 @@
 import { WifiOff } from 'lucide-react';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { useRefreshOnOpen } from '../../ui/use-refresh-on-open';
 import { Card, PageTitle } from '../../ui/page';
 import { ActivityList } from './activity-list';

@@ -6,7 +6,7 @@ import { isPlausibleEmail, spokenEmailToText } from '../../../domain/spoken-emai
 import type { Permission } from '../../../domain/permissions';
 import { sendCareRequest } from '../../../local/care-requests';
 import { errorMessages, fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
@@ -29,7 +29,6 @@ type InviteFormOutput = z.output<typeof inviteFormSchema>;
 /** The server's answers about the e-mail itself: shown on the e-mail field, where the fix is made. */
 const EMAIL_PROBLEMS: readonly string[] = [
   CARE_MESSAGES.inviteSelf,
-  CARE_MESSAGES.invitePatientAccount,
   CARE_MESSAGES.alreadyInvited,
   CARE_MESSAGES.alreadyLinked,
 ];

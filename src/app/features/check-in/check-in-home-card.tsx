@@ -13,7 +13,7 @@ import {
 } from '../../../local/check-in';
 import { Button } from '../../ui/button';
 import { toastLater } from '../../ui/toast-later';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
 import { CheckInQuestionView } from './check-in-question';
 

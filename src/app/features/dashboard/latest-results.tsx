@@ -7,10 +7,10 @@ import { linkClass, type Paths } from './home-card';
 import { flagSummary, isOutOfRange, latestReports, type ReportSummary } from './latest-results-data';
 import { useLabReportsOf } from './use-lab-reports-of';
 
-// The content of Home's 'Latest results' card, loaded after the first paint (load-home-cards.ts): the newest
-// lab reports on this device (a live query of the local table, so it opens offline and follows a report
-// saved or synced while Home is open), their type and date, and their results with the ones outside the
-// reference range first, each marked High or Low in words, not by colour alone.
+// The content of Home's 'Latest results' card, loaded after the first paint (load-home-cards.ts in
+// src/app/screens/home): the newest lab reports on this device (a live query of the local table, so it opens
+// offline and follows a report saved or synced while Home is open), their type and date, and their results
+// with the ones outside the reference range first, each marked High or Low in words, not by colour alone.
 
 export function LatestResults({
   patientId,

@@ -18,7 +18,7 @@ import {
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
 import { EmptyState } from '../../ui/page';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { addressLine } from '../../../domain/places';
 
 // "Find a doctor": the directory by name, speciality and zip (nearest first), 5 a page. The directory lives

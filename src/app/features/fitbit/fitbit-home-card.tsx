@@ -10,7 +10,7 @@ import {
   type SavedFitbit,
 } from '../../../local/fitbit';
 import { Button } from '../../ui/button';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
 import { FitbitCharts } from './fitbit-charts';
 import { FitbitDisconnect } from './fitbit-disconnect';

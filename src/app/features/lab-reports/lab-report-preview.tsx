@@ -6,7 +6,7 @@ import { hasUserDb, userDb } from '../../../local/db';
 import { fileUrl } from '../../../local/files';
 import { Button } from '../../ui/button';
 import { Sheet } from '../../ui/sheet';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { isPdf, LAB_PREVIEW_HEIGHT_PX } from './lab-report-format';
 import type { PdfSource } from './pdf-viewer';
 

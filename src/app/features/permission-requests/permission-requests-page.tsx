@@ -1,7 +1,7 @@
 import { KeyRound, WifiOff } from 'lucide-react';
 import type { PermissionRequestEntry } from '../../../domain/caregivers';
 import { approvePermissionRequest, rejectPermissionRequest } from '../../../local/care-requests';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { useRefreshOnOpen } from '../../ui/use-refresh-on-open';
 import { FormAlert } from '../../ui/form-alert';
 import { EmptyState, PageTitle } from '../../ui/page';

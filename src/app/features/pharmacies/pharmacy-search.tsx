@@ -16,7 +16,7 @@ import {
 import { TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
 import { EmptyState } from '../../ui/page';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { addressLine, mapHref, telHref } from '../../../domain/places';
 
 // "Find a pharmacy": the directory near a zip (nearest first) and/or by name, 5 a page. The directory lives

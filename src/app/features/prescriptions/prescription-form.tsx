@@ -17,7 +17,7 @@ import {
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
 import { FormAlert } from '../../ui/form-alert';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { FORM_OPTIONS, STATUS_OPTIONS } from './prescription-format';
 import {
   Checkbox,

@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { changePasswordBodySchema, type ChangePasswordBody } from '../../../domain/auth';
 import { changePassword } from '../../../local/account';
 import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { TextField } from '../../ui/fields';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';

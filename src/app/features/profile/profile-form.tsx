@@ -11,7 +11,7 @@ import { updateProfile } from '../../../local/account';
 import { userDb } from '../../../local/db';
 import { http } from '../../../local/http';
 import { fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { FileField, SelectField, TextField } from '../../ui/fields';
 import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';
 import { Button } from '../../ui/button';

@@ -10,7 +10,7 @@ import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { DialogFrame } from '../../ui/confirm-dialog';
 import { FormAlert } from '../../ui/form-alert';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 
 // The person's recent sign-ins, from the server (they are not synced: a list from a device that is offline
 // would be out of date exactly when it matters): when, which device, from which address. Any other session

@@ -4,7 +4,7 @@ import { BILLING_MESSAGES } from '../../../domain/billing';
 import { formatDateTime } from '../../../domain/clock';
 import { Tabs } from '../../ui/tabs';
 import { EmptyState } from '../../ui/page';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
 import { ManageTab } from './manage-tab';
 import { PlanCard } from './plan-card';

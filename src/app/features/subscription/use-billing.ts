@@ -4,7 +4,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { BILLING_MESSAGES, type Plan, type Subscription } from '../../../domain/billing';
 import { hasUserDb, userDb } from '../../../local/db';
 import { billingFailureText, isReportable, refreshPlans, refreshSubscription } from '../../../local/billing';
-import { useOnline } from '../../shell/use-online';
+import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
 
 // What the Subscription screen shows comes from the device (the `billing` table): the server's last answer,

@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { DashboardPage } from '../../../features/dashboard/dashboard-page';
+import { DashboardPage } from '../../../screens/home/dashboard-page';
 
 export const Route = createFileRoute('/_app/_patient/dashboard')({ component: DashboardPage });

@@ -1,9 +1,8 @@
 import toast from 'react-hot-toast';
 
-// The app's standard error toasts (SPEC section 8), with one addition: a plan's limit reached (403
-// PLAN_LIMIT, whose message ends by pointing to the Subscription page) offers the way there. Meant to be
-// loaded by the app's onError (main.tsx) with a dynamic import, as react-hot-toast itself is, so the
-// first screens carry none of it.
+// The app's standard error toasts, with one addition: a plan's limit reached (403 PLAN_LIMIT, whose message
+// ends by pointing to the Subscription page) offers the way there. Meant to be loaded by the app's onError
+// (main.tsx) with a dynamic import, as react-hot-toast itself is, so the first screens carry none of it.
 
 /** The words every PLAN_LIMIT message uses (domain/billing.ts, planLimitMessage). */
 const POINTS_TO_SUBSCRIPTION = /the Subscription page/i;

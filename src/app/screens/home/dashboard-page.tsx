@@ -7,23 +7,30 @@ import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import type { Appointment } from '../../../domain/appointments';
 import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
+import { screenDrawn } from '../../ui/first-screen';
 import { PageTitle } from '../../ui/page';
-import { screenDrawn } from '../../shell/first-screen';
+import { useOnline } from '../../ui/use-online';
 import { useCaregiverPermissionsRead } from '../../shell/use-caregiver-permissions';
-import { useOnline } from '../../shell/use-online';
 import { useSelectedPatientId } from '../../shell/use-selected-patient';
 import { useProfile, useSession } from '../../shell/use-session';
-import { CAREGIVER_PATHS, HomeCard, linkClass, PATIENT_PATHS, SectionLink, type Paths } from './home-card';
+import {
+  CAREGIVER_PATHS,
+  HomeCard,
+  linkClass,
+  PATIENT_PATHS,
+  SectionLink,
+  type Paths,
+} from '../../features/dashboard/home-card';
 import { CheckInCard, FitbitCard, ResultsCard } from './home-feature-cards';
-import { useNextAppointments } from './use-next-appointments';
-import { usePrescriptionCount } from './use-prescription-count';
-import { useSyncFacts, type SyncFacts } from './use-sync-facts';
+import { useNextAppointments } from '../../features/dashboard/use-next-appointments';
+import { usePrescriptionCount } from '../../features/dashboard/use-prescription-count';
+import { useSyncFacts, type SyncFacts } from '../../features/dashboard/use-sync-facts';
 
 // Home (/dashboard and /caregiver/dashboard): what comes next, read from this device's tables (so it
-// opens offline), and whether this device's changes reached the server. Today's medicines, the latest lab
-// results, the check-in and the Fitbit summary are brought by their features, each in a chunk loaded
-// after the first paint (home-feature-cards.tsx); a caregiver sees a card's content only with the
-// permission for its section.
+// opens offline), and whether this device's changes reached the server. A screen, as it composes
+// features (../README.md): the dashboard's own cards, and today's medicines, the latest lab results, the
+// check-in and the Fitbit summary brought by their features, each in a chunk loaded after the first paint
+// (home-feature-cards.tsx); a caregiver sees a card's content only with the permission for its section.
 
 const NEXT_APPOINTMENTS = 3;
 
@@ -121,9 +128,9 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
 // The schedule loads after the first paint, in a chunk of its own: it brings Luxon and the schedule's
 // rules, and Home's first load is at its budget (tests/build/budget.mjs). Until it is there the card says
 // what it will show. Nothing of features/medicines is imported here statically, and the import goes
-// through a small loader (see load-todays-schedule.ts) so this chunk does not carry the preload list.
+// through a small loader (see features/medicines/load-todays-schedule.ts) so this chunk does not carry the preload list.
 const TodaysSchedule = lazy(() =>
-  import('../medicines/load-todays-schedule')
+  import('../../features/medicines/load-todays-schedule')
     .then((loader) => loader.loadTodaysSchedule())
     .then((module) => ({ default: module.TodaysSchedule })),
 );

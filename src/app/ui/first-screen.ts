@@ -3,11 +3,12 @@ import { useEffect, useState } from 'react';
 // What the app adds around a screen starts once the screen's own content is drawn: the signed-in shell's
 // sync client, sync status popover, weather, install button and prefetch of the More sheet; the root's
 // toasts and service worker registration; a form's rules (Zod, use-schema-form.ts); the content of Home's
-// lab results, check-in and Fitbit cards (home-feature-cards.tsx). Started at once, those loads took the
-// network and the main thread from what the person opened the app to see: on a phone's first load Home's
-// cards and the sign-in page waited for them (tests/bench/lighthouse.ts). A screen that says when it is
-// drawn (Home) lets them start once it is painted; after any other screen, or one that never says, they
-// start SCREEN_WAIT_MS after the first component that waits for them. Once started they stay started.
+// lab results, check-in and Fitbit cards (screens/home/home-feature-cards.tsx). Started at once, those
+// loads took the network and the main thread from what the person opened the app to see: on a phone's
+// first load Home's cards and the sign-in page waited for them (tests/bench/lighthouse.ts). A screen that
+// says when it is drawn (Home) lets them start once it is painted; after any other screen, or one that
+// never says, they start SCREEN_WAIT_MS after the first component that waits for them. Once started they
+// stay started.
 
 /** The longest the shell's extras wait for a screen to say it is drawn. */
 export const SCREEN_WAIT_MS = 800;

@@ -1,13 +1,13 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Activity, FlaskConical, HeartPulse } from 'lucide-react';
-import { useScreenDrawn } from '../../shell/first-screen';
-import { HomeCard, NO_ACCESS_TEXT, type Paths } from './home-card';
+import { HomeCard, NO_ACCESS_TEXT, type Paths } from '../../features/dashboard/home-card';
+import { useScreenDrawn } from '../../ui/first-screen';
 
 // Home's cards whose content other features bring: the latest lab results, today's check-in and the
 // Fitbit summary. Each content is a chunk loaded after the first paint (through load-home-cards.ts, see
 // there why), so Home's first load carries only these shells (tests/build/budget.mjs). Until a chunk is
 // there the card says what it is doing; a caregiver without the section's permission gets no content
-// at all, only why. The chunks are asked for once Home is drawn (first-screen.ts): asked for while its
+// at all, only why. The chunks are asked for once Home is drawn (ui/first-screen.ts): asked for while its
 // first cards were being drawn, their loading and running took a phone's network and main thread from
 // that first paint (tests/bench/lighthouse.ts).
 
