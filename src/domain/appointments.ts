@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
-import { editMetaSchema, recordReceiptSchema } from './sync';
+import { editMetaSchema, recordReceiptSchema } from './record-meta';
 import { safeText } from './text';
 import { fileKeySchema } from './uploads';
+import { appointmentsResource } from './resources/appointments';
 
 // Appointments (SPEC section 3 payload: patient_id, doctor_id, appointment_date, appointment_title,
 // caregiver_id) plus what people expect: location, notes and a status.
@@ -113,12 +114,8 @@ export const deleteResponseSchema = z.object({
   data: z.object({ id: z.string(), version: z.number(), deleted: z.literal(true) }),
 });
 
-export const APPOINTMENT_PERMISSIONS = {
-  read: 'ReadAppointment',
-  add: 'AddAppointment',
-  edit: 'EditAppointment',
-  delete: 'DeleteAppointment',
-} as const;
+/** The permissions of its declaration (src/domain/resources). */
+export const APPOINTMENT_PERMISSIONS = appointmentsResource.permissions;
 
 /**
  * The time picker steps in 15 minutes (a phone's spinner, the arrow keys); a typed time may be any minute,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isPermission, type Permission } from './permissions';
 import { safeText } from './text';
+import { RESOURCES } from './resources/list';
 
 // The /request contract of SPEC section 7 (caregiver requests and permission requests) and the patient's
 // activity log, shared by the server's route schemas and the client so both say the same thing.
@@ -291,15 +292,10 @@ export const activityQuerySchema = z.object({
     .default(50),
 });
 
-const RESOURCE_NOUNS: Record<string, { one: string; many: string }> = {
-  appointments: { one: 'an appointment', many: 'appointments' },
-  doctors: { one: 'a doctor', many: 'doctors' },
-  pharmacies: { one: 'a pharmacy', many: 'pharmacies' },
-  prescriptions: { one: 'a prescription', many: 'prescriptions' },
-  dose_marks: { one: 'a dose', many: 'dose marks' },
-  lab_reports: { one: 'a lab report', many: 'lab reports' },
-  medical_history: { one: 'the medical history', many: 'medical history entries' },
-};
+/** How the activity log names each kind of record: its declaration's nouns. */
+const RESOURCE_NOUNS = new Map<string, { one: string; many: string }>(
+  RESOURCES.map((resource) => [resource.key, resource.nouns]),
+);
 const VERBS = { create: 'added', update: 'changed', delete: 'deleted' } as const;
 
 /**
@@ -309,7 +305,7 @@ const VERBS = { create: 'added', update: 'changed', delete: 'deleted' } as const
 export function activitySentence(
   entry: Pick<ActivityEntry, 'actor_name' | 'kind' | 'resource' | 'op' | 'count'>,
 ): string {
-  const noun = RESOURCE_NOUNS[entry.resource] ?? {
+  const noun = RESOURCE_NOUNS.get(entry.resource) ?? {
     one: `a ${entry.resource} record`,
     many: `${entry.resource} records`,
   };

@@ -14,7 +14,7 @@ import {
   type CheckInStatus,
 } from './check-in';
 import { uuidFromName } from './record-ids';
-import { editMetaSchema } from './sync';
+import { editMetaSchema } from './record-meta';
 
 // A check-in moves one step at a time: an answer to its next question, a skip, or a reset. The same rules
 // run on the device (which answers offline and shows the result at once) and on the server (which applies

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { directoryDoctorSchema } from './directory';
-import { editMetaSchema } from './sync';
+import { editMetaSchema } from './record-meta';
+import { doctorsResource } from './resources/doctors';
 
 // "My doctors" (SPEC section 7, Doctors): the doctors a patient keeps in their list, each a synced record
 // (resource `doctors`) that holds the directory's `doctor_id` and a copy of the doctor's profile as the
@@ -21,12 +22,8 @@ export const MY_DOCTOR_MESSAGES = {
   searchOffline: 'Searching the doctor directory needs a connection. Your own list works offline.',
 } as const;
 
-export const DOCTOR_PERMISSIONS = {
-  read: 'ReadDoctor',
-  add: 'AddDoctors',
-  delete: 'DeleteDoctor',
-  profile: 'ViewDoctorProfile',
-} as const;
+/** The permissions of its declaration (src/domain/resources). */
+export const DOCTOR_PERMISSIONS = { ...doctorsResource.permissions, profile: 'ViewDoctorProfile' } as const;
 
 const uuid = (message: string) => z.uuid({ error: message });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { labResultsSchema, type LabResult } from './lab-results';
-import { editMetaSchema, recordReceiptSchema } from './sync';
+import { editMetaSchema, recordReceiptSchema } from './record-meta';
 import { safeText } from './text';
 import { fileKeySchema } from './uploads';
+import { labReportsResource } from './resources/lab-reports';
 
 // Lab reports (SPEC sections 2, 3, 4, 5, 8; API.md): a photo or PDF of a report, its type and date, the
 // doctor who ordered it, and the results extracted from it and reviewed by the person. A synced record
@@ -63,12 +64,8 @@ export const HEALTH_TIPS = [
   'Tip: bring your list of medicines to your next visit; some change lab values.',
 ] as const;
 
-export const LAB_REPORT_PERMISSIONS = {
-  read: 'ReadLabReport',
-  add: 'AddLabReport',
-  edit: 'EditLabReport',
-  delete: 'DeleteLabReport',
-} as const;
+/** The permissions of its declaration (src/domain/resources). */
+export const LAB_REPORT_PERMISSIONS = labReportsResource.permissions;
 
 /** report_ocr may hold this many characters of JSON text. */
 export const REPORT_OCR_MAX_CHARACTERS = 200_000;

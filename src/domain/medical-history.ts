@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { editMetaSchema } from './sync';
+import { editMetaSchema } from './record-meta';
 import {
   EMPTY_LIFESTYLE,
   HISTORY_ENTRY_SCHEMAS,

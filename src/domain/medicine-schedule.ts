@@ -7,7 +7,7 @@ import {
   PRESCRIPTION_MESSAGES,
   type Prescription,
 } from './prescriptions';
-import { editMetaSchema } from './sync';
+import { editMetaSchema } from './record-meta';
 import { uuidFromDigest } from './record-ids';
 
 export { uuidFromDigest };

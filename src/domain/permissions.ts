@@ -1,65 +1,12 @@
-// The permission catalogue of SPEC section 6 and the caregiver route table of SPEC section 2.
-export const PERMISSION_CATALOGUE = [
-  {
-    resource: 'Doctor',
-    permissions: [
-      { value: 'ReadDoctor', label: 'Read Doctor', description: 'View list of associated doctors' },
-      { value: 'AddDoctors', label: 'Add Doctors', description: 'Add a doctor to the network' },
-      { value: 'DeleteDoctor', label: 'Delete Doctor', description: 'Remove a doctor' },
-      {
-        value: 'ViewDoctorProfile',
-        label: 'View Doctor Profile',
-        description: 'View detailed profile and qualifications',
-      },
-    ],
-  },
-  {
-    resource: 'Pharmacy',
-    permissions: [
-      { value: 'ReadPharmacy', label: 'Read Pharmacy', description: 'View linked pharmacies' },
-      { value: 'SearchPharmacy', label: 'Search Pharmacy', description: 'Search by name or location' },
-    ],
-  },
-  {
-    resource: 'Appointment',
-    permissions: [
-      { value: 'ReadAppointment', label: 'Read Appointment', description: 'View appointments' },
-      { value: 'AddAppointment', label: 'Add Appointment', description: 'Book a new appointment' },
-      { value: 'EditAppointment', label: 'Edit Appointment', description: 'Reschedule or modify' },
-      { value: 'DeleteAppointment', label: 'Delete Appointment', description: 'Cancel or remove' },
-    ],
-  },
-  {
-    resource: 'Prescription',
-    permissions: [
-      {
-        value: 'ReadPrescription',
-        label: 'Read Prescription',
-        description: 'View prescriptions and the medicine schedule',
-      },
-      { value: 'AddPrescription', label: 'Add Prescription', description: 'Add a prescription' },
-      { value: 'EditPrescription', label: 'Edit Prescription', description: 'Change a prescription' },
-      { value: 'DeletePrescription', label: 'Delete Prescription', description: 'Remove a prescription' },
-    ],
-  },
-  {
-    resource: 'Lab Report',
-    permissions: [
-      { value: 'ReadLabReport', label: 'Read Lab Report', description: 'View lab reports' },
-      { value: 'AddLabReport', label: 'Add Lab Report', description: 'Upload a lab report' },
-      { value: 'EditLabReport', label: 'Edit Lab Report', description: 'Change a lab report' },
-      { value: 'DeleteLabReport', label: 'Delete Lab Report', description: 'Remove a lab report' },
-    ],
-  },
-  {
-    resource: 'Medical History',
-    permissions: [
-      { value: 'ReadMedicalHistory', label: 'Read Medical History', description: 'View medical history' },
-    ],
-  },
-] as const;
+import { CATALOGUE_GROUPS, RESOURCES, type SyncedResource } from './resources/list';
 
-export type Permission = (typeof PERMISSION_CATALOGUE)[number]['permissions'][number]['value'];
+// The permission catalogue (what a patient may grant a caregiver, group by group as the picker shows it)
+// is made of the synced resources' own groups (src/domain/resources), and the caregiver route table of the
+// screens a Read permission opens.
+
+export const PERMISSION_CATALOGUE = CATALOGUE_GROUPS;
+
+export type Permission = (typeof CATALOGUE_GROUPS)[number]['permissions'][number]['value'];
 export const PERMISSIONS: readonly Permission[] = PERMISSION_CATALOGUE.flatMap((group) =>
   group.permissions.map((permission) => permission.value),
 );
@@ -83,19 +30,10 @@ export function requiredPermissionFor(path: string): Permission | undefined {
     ?.permission;
 }
 
-/** Synced resources and the Read permission a caregiver needs to see them. */
-export const RESOURCE_READ_PERMISSION = {
-  appointments: 'ReadAppointment',
-  doctors: 'ReadDoctor',
-  pharmacies: 'ReadPharmacy',
-  prescriptions: 'ReadPrescription',
-  /** The marks of the medicine schedule (taken, not taken) go with the prescriptions. */
-  dose_marks: 'ReadPrescription',
-  lab_reports: 'ReadLabReport',
-  /** The daily check-ins are the patient's own account of their health, read with their history. */
-  check_ins: 'ReadMedicalHistory',
-  medical_history: 'ReadMedicalHistory',
-} as const satisfies Record<string, Permission>;
+/** Synced resources and the Read permission a caregiver needs to see them (each declares its own). */
+export const RESOURCE_READ_PERMISSION = Object.fromEntries(
+  RESOURCES.map((resource) => [resource.key, resource.permissions.read]),
+) as { [Key in SyncedResource]: Extract<(typeof RESOURCES)[number], { key: Key }>['permissions']['read'] };
 
 /** Each permission's group's Read permission (the first of every group), e.g. EditAppointment -> ReadAppointment. */
 const READ_PERMISSION_OF = new Map<Permission, Permission>(

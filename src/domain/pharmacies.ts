@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { directoryPharmacySchema } from './directory';
-import { editMetaSchema } from './sync';
+import { editMetaSchema } from './record-meta';
+import { pharmaciesResource } from './resources/pharmacies';
 
 // "My pharmacies" (../API.md: GET /api/pharmacies/list, POST /api/pharmacies/add, DELETE /api/pharmacies/:id):
 // the pharmacies a patient uses, each a synced record (resource `pharmacies`) that holds the directory's
@@ -24,7 +25,8 @@ export const MY_PHARMACY_MESSAGES = {
   searchOffline: 'Searching for pharmacies needs a connection. Your own list works offline.',
 } as const;
 
-export const PHARMACY_PERMISSIONS = { read: 'ReadPharmacy', search: 'SearchPharmacy' } as const;
+/** The permissions of its declaration (src/domain/resources). */
+export const PHARMACY_PERMISSIONS = { ...pharmaciesResource.permissions, search: 'SearchPharmacy' } as const;
 
 const uuid = (message: string) => z.uuid({ error: message });
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { DateTime, IANAZone } from 'luxon';
-import { editMetaSchema, recordReceiptSchema } from './sync';
+import { editMetaSchema, recordReceiptSchema } from './record-meta';
 import { safeText } from './text';
 import { fileKeySchema } from './uploads';
+import { prescriptionsResource } from './resources/prescriptions';
 
 // Prescriptions (SPEC shows only id, status and prescription_id; the rest is what a patient and a pharmacy
 // label expect): the medicine, its strength and form, the directions (sig) and the dose times they become,
@@ -75,12 +76,8 @@ export const PRESCRIPTION_MESSAGES = {
   statusChanged: 'Prescription status updated.',
 } as const;
 
-export const PRESCRIPTION_PERMISSIONS = {
-  read: 'ReadPrescription',
-  add: 'AddPrescription',
-  edit: 'EditPrescription',
-  delete: 'DeletePrescription',
-} as const;
+/** The permissions of its declaration (src/domain/resources). */
+export const PRESCRIPTION_PERMISSIONS = prescriptionsResource.permissions;
 
 const uuid = (message: string) => z.uuid({ error: message });
 

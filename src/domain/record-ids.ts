@@ -1,4 +1,4 @@
-import type { SyncedResource } from './sync';
+import { RESOURCES, type SyncedResource } from './resources/list';
 
 // Ids of records that any device must be able to name before the server has them (a dose's mark, a day's
 // check-in, a patient's medical history): name-based UUIDs made from what identifies the record. Anyone
@@ -7,12 +7,10 @@ import type { SyncedResource } from './sync';
 // takes no other id for that record, and it refuses an id of this layout for a record of any other kind
 // (isNameBasedId), whether or not the record it would name exists yet.
 
-/** The resources whose ids are made from a name; every other record has a random id (version 4). */
-export const NAME_BASED_ID_RESOURCES: ReadonlySet<SyncedResource> = new Set<SyncedResource>([
-  'dose_marks',
-  'check_ins',
-  'medical_history',
-]);
+/** The resources whose ids are made from a name (their declarations say so); every other record's is random. */
+export const NAME_BASED_ID_RESOURCES: ReadonlySet<SyncedResource> = new Set<SyncedResource>(
+  RESOURCES.filter((resource) => resource.ids === 'name-based').map((resource) => resource.key),
+);
 
 export const RECORD_ID_MESSAGES = {
   nameBased: 'This id is kept for a record the app names itself. Create the record with a new random id.',

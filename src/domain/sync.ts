@@ -1,20 +1,11 @@
 import { z } from 'zod';
+import { SYNCED_RESOURCES } from './resources/list';
 
 // The sync contract between the device's replica and the server (see the sync engine in src/local, and
 // src/server/services/records.ts and sync-pull.ts). Every synced resource is a record: a client-minted
 // UUID, the patient it belongs to, a version from one server-wide sequence, and its fields.
 
-export const SYNCED_RESOURCES = [
-  'appointments',
-  'doctors',
-  'pharmacies',
-  'prescriptions',
-  'dose_marks',
-  'lab_reports',
-  'check_ins',
-  'medical_history',
-] as const;
-export type SyncedResource = (typeof SYNCED_RESOURCES)[number];
+export { SYNCED_RESOURCES, type SyncedResource } from './resources/list';
 
 /** Deleted records stay as tombstones at least this long; an older cursor must start over. */
 export const TOMBSTONE_DAYS = 90;
@@ -26,26 +17,6 @@ const IDEMPOTENCY_KEY_MESSAGE = 'Idempotency-Key must be 8 to 100 letters, digit
 export const idempotencyKeySchema = z
   .string({ error: IDEMPOTENCY_KEY_MESSAGE }) // also when it is missing from a pushed change
   .regex(/^[A-Za-z0-9_-]{8,100}$/, IDEMPOTENCY_KEY_MESSAGE);
-
-/** What every mutation of a synced record says about the edit, besides its fields. */
-export const editMetaSchema = z.object({
-  /** The version the device edited; older than the server's means someone else changed it meanwhile. */
-  base_version: z.number().int().min(0).optional(),
-  /** When the person made the edit (ms since epoch, device clock; the server caps it at its own now). */
-  changed_at: z.number().int().min(0).optional(),
-});
-
-/**
- * The record in the answer to a change made by someone who may change it but not read it (a caregiver
- * granted Edit and not Read): its id and new version only, none of its fields. A replayed answer about a
- * record deleted since is such a receipt too, with `deleted` (and the delete's version).
- */
-export const recordReceiptSchema = z.object({
-  id: z.string(),
-  version: z.number(),
-  deleted: z.boolean().optional(),
-});
-export type RecordReceipt = z.infer<typeof recordReceiptSchema>;
 
 export const pullQuerySchema = z.object({
   cursor: z.coerce

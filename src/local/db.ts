@@ -1,13 +1,7 @@
 import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
-import type { Appointment } from '../domain/appointments';
 import type { MyDoctor } from '../domain/doctors';
-import type { MyPharmacy } from '../domain/pharmacies';
-import type { Prescription } from '../domain/prescriptions';
-import type { LabReport, LabReportOcrData } from '../domain/lab-reports';
-import type { DoseMark } from '../domain/medicine-schedule';
-import type { CheckInRecord } from '../domain/check-in';
-import type { MedicalHistory } from '../domain/medical-history';
+import type { LabReportOcrData } from '../domain/lab-reports';
 import type {
   ActivityEntry,
   ApprovedRequest,
@@ -16,7 +10,7 @@ import type {
   SentRequest,
 } from '../domain/caregivers';
 import type { Plan, Subscription } from '../domain/billing';
-import type { SyncedResource } from '../domain/sync';
+import { RESOURCES, type RecordOf, type SyncedResource } from '../domain/resources/list';
 import type { UploadType } from '../domain/uploads';
 
 // The device's replica of one signed-in user's data, in IndexedDB via Dexie. One database per user
@@ -113,6 +107,24 @@ export type BillingCacheRow =
   | { key: 'plans'; plans: Plan[]; saved_at: string }
   | { key: 'subscription'; subscription: Subscription | null; saved_at: string };
 
+/**
+ * A table per synced resource, from its declaration (src/domain/resources): keyed by id, with the indexes it
+ * declares. Dexie 4 upgrades a replica whose tables differ from these without a new version number, so a
+ * new resource's table is added to every device's replica, with every row of the others kept.
+ */
+const SYNCED_TABLES = Object.fromEntries(
+  RESOURCES.map((resource) => [resource.key, ['id', ...resource.deviceIndexes].join(', ')]),
+);
+
+/** The synced resources' tables, typed with their records (Dexie makes them from the schema). */
+type SyncedTables = { [Key in SyncedResource]: Table<RecordOf<Key>, string> };
+
+// The class gets the synced tables' types by declaration merging: the tables come from the list, not from
+// a property written here for each resource.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface KincareDb extends SyncedTables {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
@@ -122,22 +134,8 @@ export class KincareDb extends Dexie {
   careApproved!: EntityTable<ApprovedRequest, 'permission_id'>;
   permissionRequests!: EntityTable<PermissionRequestEntry, 'id'>;
   careActivity!: EntityTable<ActivityEntry, 'id'>;
-  appointments!: Table<Appointment, string>;
-  doctors!: EntityTable<LocalDoctor, 'id'>;
-  /** The patient's pharmacies (synced resource `pharmacies`). */
-  pharmacies!: EntityTable<MyPharmacy, 'id'>;
-  /** The patient's prescriptions (synced resource `prescriptions`). */
-  prescriptions!: EntityTable<Prescription, 'id'>;
-  /** Marks of the medicine schedule (synced resource `dose_marks`), found by patient and day. */
-  dose_marks!: EntityTable<DoseMark, 'id'>;
-  /** The patient's lab reports (synced resource `lab_reports`). */
-  lab_reports!: EntityTable<LabReport, 'id'>;
   /** Reports chosen without a connection, to be read once their file is uploaded (lab-report-extractions.ts). */
   labExtractions!: EntityTable<LabExtractionJob, 'report_id'>;
-  /** The daily check-ins (synced resource `check_ins`), one per patient and day. */
-  check_ins!: EntityTable<CheckInRecord, 'id'>;
-  /** The patient's medical history (synced resource `medical_history`), one record per patient. */
-  medical_history!: EntityTable<MedicalHistory, 'id'>;
   /** Plans and the subscription as last fetched (billing.ts). */
   billing!: Table<BillingCacheRow, string>;
   serverRows!: EntityTable<ServerRow, 'key'>;
@@ -158,15 +156,8 @@ export class KincareDb extends Dexie {
     this.version(8).stores({
       profile: 'id',
       associatedPatients: 'patient_id',
-      appointments: 'id, patient_id',
-      doctors: 'id, patient_id',
-      pharmacies: 'id, patient_id',
-      prescriptions: 'id, patient_id',
-      dose_marks: 'id, [patient_id+date]',
-      lab_reports: 'id, patient_id',
+      ...SYNCED_TABLES,
       labExtractions: 'report_id, state',
-      check_ins: 'id, [patient_id+day]',
-      medical_history: 'id, patient_id',
       careSent: 'request_id',
       careReceived: 'request_id',
       careApproved: 'permission_id',

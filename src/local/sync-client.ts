@@ -7,6 +7,7 @@ import { syncOnce, type SyncResult } from './sync-engine';
 import { syncLockName } from './sync-lock';
 import { registerPeriodicSync } from './background-sync';
 import { registerRunningSync, stopSync, unregisterRunningSync } from './sync-trigger';
+import { runAfterSyncWork } from './after-sync';
 
 // The page's side of syncing: when to sync. On start, when the device comes online, when the app becomes
 // visible, every few minutes while open, and right after a change is queued. The service worker's
@@ -49,7 +50,7 @@ export function startSync(userId: string, hooks: Hooks): () => void {
         if (result.problem === 'signed-out' && sentToken && (await endSession(sentToken)))
           hooks.onSessionEnded?.({ unsentChanges: await unsentChangesKeptFor(userId) });
         hooks.onResult(result);
-        if (result.problem === undefined) void readReportsChosenOffline();
+        if (result.problem === undefined) void afterSync();
       } while (again && !stopped && result.problem === undefined);
       return result;
     })().finally(() => {
@@ -89,14 +90,11 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   return stop;
 }
 
-/** Lab reports chosen offline are read once their files are uploaded (loaded only when one waits). */
-async function readReportsChosenOffline(): Promise<void> {
+/** The resources' after-sync work (after-sync.ts), on the signed-in person's replica. */
+async function afterSync(): Promise<void> {
   try {
-    const db = userDb();
-    if ((await db.labExtractions.where('state').equals('waiting').count()) === 0) return;
-    const { readWaitingReports } = await import('./lab-report-extractions');
-    await readWaitingReports(db);
+    await runAfterSyncWork(userDb());
   } catch {
-    // Signed out meanwhile, or the module could not load offline: the next sync tries again.
+    // Signed out meanwhile: nothing to do for anyone.
   }
 }

@@ -1,9 +1,10 @@
+import { RESOURCES } from '../domain/resources/list';
 import { BLOB_REFERENCE_PREFIX, type PushChange, type SyncedResource } from '../domain/sync';
 import type { OutboxEntry } from './db';
 
 // How each synced resource's queued changes go to the server: as items of a batched replay, each the same
-// change as the resource's REST call of SPEC section 7. A later resource plugs in here (and its view table
-// in db.ts).
+// change as the resource's REST call. Nothing here names a resource: what differs between them comes from
+// their declarations (src/domain/resources).
 
 /** The payload with each `blob:<id>` reference replaced by the uploaded file's key. */
 function withFileKeys(
@@ -20,17 +21,10 @@ function withFileKeys(
   );
 }
 
-/** The field that names a record to a person, per resource. */
-export const RESOURCE_TITLE_FIELD: Record<SyncedResource, string> = {
-  appointments: 'appointment_title',
-  doctors: 'name',
-  pharmacies: 'name',
-  prescriptions: 'medicine_name',
-  dose_marks: 'label',
-  lab_reports: 'report_type',
-  check_ins: 'label',
-  medical_history: 'label',
-};
+/** The field that names a record to a person, per resource (its declaration's title field). */
+export const RESOURCE_TITLE_FIELD = Object.fromEntries(
+  RESOURCES.map((resource) => [resource.key, resource.titleField]),
+) as Record<SyncedResource, string>;
 
 /**
  * A queued change as an item of `POST /api/sync/push`: the same change its REST call would make. The

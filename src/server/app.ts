@@ -35,6 +35,9 @@ import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
 import { createHeicConverter, type HeicConverter } from './services/heic';
+import { resourceOf, SYNCED_RESOURCES } from '../domain/resources/list';
+import { SERVER_RESOURCES } from './resources';
+import { mutationRoutes } from './routes/mutation-routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,6 +140,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(weatherRoutes, { prefix: '/weather' });
         await signedIn.register(medicalHistoryRoutes, { prefix: '/medical-history' });
         await signedIn.register(fitbitRoutes, { prefix: '/fitbit' });
+        // The synced resources' mutations by REST, made from their declarations, and the reads of those
+        // served from their declaration alone (src/server/resources.ts).
+        for (const key of SYNCED_RESOURCES) {
+          const resource = SERVER_RESOURCES[key];
+          if (resource.mutations.routes?.length)
+            await signedIn.register(mutationRoutes(resource.mutations.routes));
+          if (resource.reads)
+            await signedIn.register(resource.reads, { prefix: resourceOf(key).path.replace(/^\/api/, '') });
+        }
       });
     },
     { prefix: '/api' },

@@ -6,24 +6,14 @@ import {
   appointmentListQuerySchema,
   appointmentListResponseSchema,
   appointmentResponseSchema,
-  createAppointmentBodySchema,
-  deleteResponseSchema,
-  updateAppointmentBodySchema,
 } from '../../domain/appointments';
 import { errorBodySchema } from '../../domain/errors';
 import { records } from '../db/schema';
 import { recordDelivery } from '../services/care-activity';
 import { patientForCall } from '../services/access';
-import {
-  appointmentFor,
-  asAppointment,
-  createAppointment,
-  deleteAppointment,
-  updateAppointment,
-} from '../services/appointment-mutations';
-import { accessChecks, restContext } from '../services/record-mutations';
+import { appointmentFor, asAppointment } from '../services/appointment-mutations';
+import { accessChecks } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
-import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 import { typedAnswer } from './typed-answer';
 
 // /api/appointments (SPEC section 7), on the synced-records engine. The mutations live in
@@ -106,52 +96,5 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
       await recordDelivery(app.db, request.auth, { patientId: row.patientId, resource: RESOURCE, count: 1 });
       return { success: true as const, data: asAppointment(row), merged: false };
     },
-  );
-
-  app.post(
-    '/',
-    {
-      schema: {
-        tags: ['appointments'],
-        headers: mutationHeadersSchema,
-        body: createAppointmentBodySchema,
-        response: { 201: appointmentResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) => createAppointment(restContext(tx, request.auth), request.body)),
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags: ['appointments'],
-        headers: mutationHeadersSchema,
-        params: appointmentIdParamsSchema,
-        body: updateAppointmentBodySchema,
-        response: { 200: appointmentResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        updateAppointment(restContext(tx, request.auth), request.params.id, request.body),
-      ),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags: ['appointments'],
-        headers: mutationHeadersSchema,
-        params: appointmentIdParamsSchema,
-        response: { 200: deleteResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        deleteAppointment(restContext(tx, request.auth), request.params.id),
-      ),
   );
 };

@@ -10,7 +10,6 @@ import {
   pharmacySearchQuerySchema,
 } from '../../domain/directory';
 import {
-  addDoctorBodySchema,
   DOCTOR_PERMISSIONS,
   MY_DOCTOR_MESSAGES,
   myDoctorListQuerySchema,
@@ -18,21 +17,17 @@ import {
   myDoctorResponseSchema,
 } from '../../domain/doctors';
 import {
-  addPharmacyBodySchema,
-  MY_PHARMACY_MESSAGES,
   myPharmacyListQuerySchema,
   myPharmacyListResponseSchema,
-  myPharmacyResponseSchema,
   PHARMACY_PERMISSIONS,
-  updatePharmacyBodySchema,
 } from '../../domain/pharmacies';
 import { errorBodySchema } from '../../domain/errors';
 import { records, patients } from '../db/schema';
 import { patientForCall } from '../services/access';
 import { recordDelivery } from '../services/care-activity';
 import { directoryDoctor, searchDoctors, searchPharmacies } from '../services/directory-search';
-import { addDoctor, asMyDoctor, doctorEntryIdOf, removeDoctor } from '../services/doctor-mutations';
-import { addPharmacy, asMyPharmacy, removePharmacy, updatePharmacy } from '../services/pharmacy-mutations';
+import { asMyDoctor, doctorEntryIdOf, removeDoctor } from '../services/doctor-mutations';
+import { asMyPharmacy } from '../services/pharmacy-mutations';
 import { restContext } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
@@ -121,21 +116,6 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
     return found?.id;
   };
 
-  app.post(
-    '/add',
-    {
-      schema: {
-        tags: ['doctors'],
-        summary: `Adds a directory doctor to the patient's list ('${MY_DOCTOR_MESSAGES.added}')`,
-        headers: mutationHeadersSchema,
-        body: addDoctorBodySchema,
-        response: { 201: myDoctorResponseSchema, ...listErrors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) => addDoctor(restContext(tx, request.auth), request.body)),
-  );
-
   app.delete(
     '/:id',
     {
@@ -214,57 +194,5 @@ export const pharmacyRoutes: FastifyPluginAsyncZod = async (app) => {
       await recordDelivery(app.db, request.auth, { patientId, resource: 'pharmacies', count: rows.length });
       return { success: true as const, data: rows.map(asMyPharmacy) };
     },
-  );
-
-  const entryParams = z.object({ id: z.uuid({ error: MY_PHARMACY_MESSAGES.idInvalid }) });
-
-  app.post(
-    '/add',
-    {
-      schema: {
-        tags: ['pharmacies'],
-        summary: "Adds a directory pharmacy to the patient's own list",
-        headers: mutationHeadersSchema,
-        body: addPharmacyBodySchema,
-        response: { 201: myPharmacyResponseSchema, ...listErrors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) => addPharmacy(restContext(tx, request.auth), request.body)),
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags: ['pharmacies'],
-        summary: 'Makes an entry the preferred pharmacy (or not); the only change an entry takes',
-        headers: mutationHeadersSchema,
-        params: entryParams,
-        body: updatePharmacyBodySchema,
-        response: { 200: myPharmacyResponseSchema, ...listErrors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        updatePharmacy(restContext(tx, request.auth), request.params.id, request.body),
-      ),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags: ['pharmacies'],
-        summary: "Removes an entry (its id, from /pharmacies/list) from the patient's pharmacies",
-        headers: mutationHeadersSchema,
-        params: entryParams,
-        response: { 200: myPharmacyResponseSchema, ...listErrors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        removePharmacy(restContext(tx, request.auth), request.params.id),
-      ),
   );
 };

@@ -14,17 +14,13 @@ import {
   PRESCRIPTION_MESSAGES as MESSAGES,
   PRESCRIPTION_PERMISSIONS as PERMISSIONS,
   comparePrescriptions,
-  createPrescriptionBodySchema,
   isCurrentOrUpcoming,
   matchesPrescriptionFilter,
-  prescriptionDeleteResponseSchema,
   prescriptionFilterQuerySchema,
-  prescriptionIdParamsSchema,
   prescriptionListQuerySchema,
   prescriptionListResponseSchema,
   prescriptionResponseSchema,
   prescriptionStatusBodySchema,
-  updatePrescriptionBodySchema,
   type Prescription,
 } from '../../domain/prescriptions';
 import { prescriptionOcrBodySchema, prescriptionOcrResponseSchema } from '../../domain/prescription-ocr';
@@ -32,12 +28,7 @@ import { records } from '../db/schema';
 import { patientForCall } from '../services/access';
 import { recordDelivery } from '../services/care-activity';
 import { asDoseMark, markDose } from '../services/dose-mark-mutations';
-import {
-  asPrescription,
-  createPrescription,
-  deletePrescription,
-  updatePrescription,
-} from '../services/prescription-mutations';
+import { asPrescription, updatePrescription } from '../services/prescription-mutations';
 import { readLabelFile } from '../services/prescription-ocr';
 import { restContext } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
@@ -216,26 +207,6 @@ export const prescriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/',
-    {
-      schema: {
-        tags: ['prescriptions'],
-        headers: mutationHeadersSchema,
-        body: createPrescriptionBodySchema,
-        response: { 201: prescriptionResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        createPrescription(
-          restContext(tx, request.auth),
-          request.body.id ?? crypto.randomUUID(),
-          request.body,
-        ),
-      ),
-  );
-
-  app.post(
     '/status',
     {
       schema: {
@@ -251,38 +222,5 @@ export const prescriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         updatePrescription(restContext(tx, request.auth), id, change, MESSAGES.statusChanged),
       );
     },
-  );
-
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags: ['prescriptions'],
-        headers: mutationHeadersSchema,
-        params: prescriptionIdParamsSchema,
-        body: updatePrescriptionBodySchema,
-        response: { 200: prescriptionResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        updatePrescription(restContext(tx, request.auth), request.params.id, request.body),
-      ),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags: ['prescriptions'],
-        headers: mutationHeadersSchema,
-        params: prescriptionIdParamsSchema,
-        response: { 200: prescriptionDeleteResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) =>
-      sendIdempotent(request, reply, (tx) =>
-        deletePrescription(restContext(tx, request.auth), request.params.id),
-      ),
   );
 };

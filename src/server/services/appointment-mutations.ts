@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import {
   APPOINTMENT_MESSAGES as MESSAGES,
   APPOINTMENT_PERMISSIONS as PERMISSIONS,
+  appointmentIdParamsSchema,
+  appointmentResponseSchema,
   createAppointmentBodySchema,
+  deleteResponseSchema,
   updateAppointmentBodySchema,
   type Appointment,
 } from '../../domain/appointments';
@@ -112,10 +115,16 @@ export async function deleteAppointment(context: MutationContext, id: string): P
 export const appointmentMutations = defineMutations({
   path: '/api/appointments',
   notFound: MESSAGES.notFound,
+  rest: { tags: ['appointments'], idParams: appointmentIdParamsSchema },
   create: {
     body: createAppointmentBodySchema,
     run: (context, _id, body) => createAppointment(context, body),
+    rest: { response: appointmentResponseSchema },
   },
-  update: { body: updateAppointmentBodySchema, run: updateAppointment },
-  delete: { run: deleteAppointment },
+  update: {
+    body: updateAppointmentBodySchema,
+    run: updateAppointment,
+    rest: { response: appointmentResponseSchema },
+  },
+  delete: { run: deleteAppointment, rest: { response: deleteResponseSchema } },
 });

@@ -5,6 +5,7 @@ import {
   DOCTOR_PERMISSIONS as PERMISSIONS,
   DOCTOR_PROFILE_FIELDS,
   MY_DOCTOR_MESSAGES as MESSAGES,
+  myDoctorResponseSchema,
   type MyDoctor,
 } from '../../domain/doctors';
 import type { Permission } from '../../domain/permissions';
@@ -109,10 +110,13 @@ export async function removeDoctor(context: MutationContext, id: string): Promis
 export const doctorMutations = defineMutations({
   path: '/api/doctors',
   notFound: MESSAGES.notFound,
+  // The delete's route is routes/directory.ts's own: it takes a directory doctor's id as well.
+  rest: { tags: ['doctors'], idParams: z.object({ id: z.uuid({ error: MESSAGES.idInvalid }) }) },
   create: {
     path: '/api/doctors/add',
     body: addDoctorBodySchema,
     run: (context, _id, body) => addDoctor(context, body),
+    rest: { response: myDoctorResponseSchema },
   },
   // An entry is the directory's profile: nothing in it is the person's to edit.
   update: {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   addPharmacyBodySchema,
   MY_PHARMACY_MESSAGES as MESSAGES,
   PHARMACY_PERMISSIONS as PERMISSIONS,
+  myPharmacyResponseSchema,
   PHARMACY_PROFILE_FIELDS,
   updatePharmacyBodySchema,
   type MyPharmacy,
@@ -169,11 +170,21 @@ export async function removePharmacy(context: MutationContext, id: string): Prom
 export const pharmacyMutations = defineMutations({
   path: '/api/pharmacies',
   notFound: MESSAGES.notFound,
+  rest: {
+    tags: ['pharmacies'],
+    idParams: z.object({ id: z.uuid({ error: MESSAGES.idInvalid }) }),
+  },
   create: {
     path: '/api/pharmacies/add',
     body: addPharmacyBodySchema,
     run: (context, _id, body) => addPharmacy(context, body),
+    rest: { response: myPharmacyResponseSchema },
   },
-  update: { body: updatePharmacyBodySchema, run: (context, id, body) => updatePharmacy(context, id, body) },
-  delete: { run: (context, id) => removePharmacy(context, id) },
+  // Making an entry the preferred pharmacy (or not) is the only change an entry takes.
+  update: {
+    body: updatePharmacyBodySchema,
+    run: (context, id, body) => updatePharmacy(context, id, body),
+    rest: { response: myPharmacyResponseSchema },
+  },
+  delete: { run: (context, id) => removePharmacy(context, id), rest: { response: myPharmacyResponseSchema } },
 });

@@ -5,8 +5,11 @@ import {
   PRESCRIPTION_MESSAGES as MESSAGES,
   PRESCRIPTION_PERMISSIONS as PERMISSIONS,
   createPrescriptionBodySchema,
+  prescriptionDeleteResponseSchema,
   prescriptionFieldsSchema,
+  prescriptionIdParamsSchema,
   prescriptionProblems,
+  prescriptionResponseSchema,
   updatePrescriptionBodySchema,
   type Prescription,
   type PrescriptionFields,
@@ -179,10 +182,16 @@ export async function deletePrescription(context: MutationContext, id: string): 
 export const prescriptionMutations = defineMutations({
   path: '/api/prescriptions',
   notFound: MESSAGES.notFound,
-  create: { body: createPrescriptionBodySchema, run: createPrescription },
+  rest: { tags: ['prescriptions'], idParams: prescriptionIdParamsSchema },
+  create: {
+    body: createPrescriptionBodySchema,
+    run: createPrescription,
+    rest: { response: prescriptionResponseSchema },
+  },
   update: {
     body: updatePrescriptionBodySchema,
     run: (context, id, body) => updatePrescription(context, id, body),
+    rest: { response: prescriptionResponseSchema },
   },
-  delete: { run: deletePrescription },
+  delete: { run: deletePrescription, rest: { response: prescriptionDeleteResponseSchema } },
 });

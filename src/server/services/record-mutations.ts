@@ -283,13 +283,38 @@ export type PreparedMutation =
     }
   | { valid: false; answer: StoredAnswer };
 
-export type ResourceMutations = Record<PushChange['op'], (change: PushChange) => PreparedMutation>;
+/**
+ * A REST route made from a mutation's declaration (routes/mutation-routes.ts registers them): its method,
+ * its path (with /api and `:id`), its schemas for the OpenAPI document, and the work it does.
+ */
+export type MutationRoute = {
+  method: 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  tags: readonly string[];
+  body?: z.ZodType;
+  params?: z.ZodType;
+  status: number;
+  response: z.ZodType;
+  run: (context: MutationContext, id: string, input: unknown) => Promise<StoredAnswer>;
+};
+
+export type ResourceMutations = Record<PushChange['op'], (change: PushChange) => PreparedMutation> & {
+  /** The REST routes made from this declaration; a route a resource writes itself is not among them. */
+  routes?: readonly MutationRoute[];
+};
+
+/**
+ * How a mutation is offered by REST as well as in a pushed batch: its answer's schema. A mutation whose
+ * REST route does more (a multipart form, an id to resolve first) leaves it out and writes its route itself.
+ */
+type RestAnswer = { response: z.ZodType };
 
 type BodyHandler<Schema extends z.ZodType> = {
   body: Schema;
   /** The REST path of this call when it is not the resource's `path` (POST /api/doctors/add). */
   path?: string;
   run: (context: MutationContext, id: string, input: z.output<Schema>) => Promise<StoredAnswer>;
+  rest?: RestAnswer;
 };
 
 /**
@@ -301,9 +326,11 @@ export function defineMutations<Create extends z.ZodType, Update extends z.ZodTy
   path: string;
   /** The 404 message of an unknown (or hidden) record of this resource. */
   notFound: string;
+  /** The OpenAPI tags and the `:id` parameter's schema of its REST routes. */
+  rest?: { tags: readonly string[]; idParams: z.ZodType };
   create: BodyHandler<Create>;
   update: BodyHandler<Update>;
-  delete: { run: (context: MutationContext, id: string) => Promise<StoredAnswer> };
+  delete: { run: (context: MutationContext, id: string) => Promise<StoredAnswer>; rest?: RestAnswer };
 }): ResourceMutations {
   const withBase = (change: PushChange) =>
     change.base_version === undefined ? {} : { base_version: change.base_version };
@@ -340,5 +367,48 @@ export function defineMutations<Create extends z.ZodType, Update extends z.ZodTy
       fingerprint: fingerprintOf('DELETE', `${resource.path}/${change.id}`, null), // a DELETE has no body
       run: (context) => resource.delete.run(context, change.id),
     }),
+    routes: restRoutesOf(resource),
   };
+}
+
+/** The REST routes of the mutations that declare their answer: the same handlers the batch runs. */
+function restRoutesOf(resource: Parameters<typeof defineMutations>[0]): MutationRoute[] {
+  const { rest } = resource;
+  if (!rest) return [];
+  const routes: MutationRoute[] = [];
+  const { create, update } = resource;
+  if (create.rest)
+    routes.push({
+      method: 'POST',
+      url: create.path ?? resource.path,
+      tags: rest.tags,
+      body: create.body,
+      status: 201,
+      response: create.rest.response,
+      // A create names its record in its body; one sent without an id gets a new one.
+      run: (context, _id, input) =>
+        create.run(context, (input as { id?: string }).id ?? crypto.randomUUID(), input),
+    });
+  if (update.rest)
+    routes.push({
+      method: 'PUT',
+      url: `${resource.path}/:id`,
+      tags: rest.tags,
+      body: update.body,
+      params: rest.idParams,
+      status: 200,
+      response: update.rest.response,
+      run: (context, id, input) => update.run(context, id, input),
+    });
+  if (resource.delete.rest)
+    routes.push({
+      method: 'DELETE',
+      url: `${resource.path}/:id`,
+      tags: rest.tags,
+      params: rest.idParams,
+      status: 200,
+      response: resource.delete.rest.response,
+      run: (context, id) => resource.delete.run(context, id),
+    });
+  return routes;
 }

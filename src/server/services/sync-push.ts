@@ -19,7 +19,7 @@ import {
   type PreparedMutation,
 } from './record-mutations';
 import { CreateBatch, takeVersionLock, type NewRecord } from './records';
-import { SYNCED_MUTATIONS } from './synced-mutations';
+import { SERVER_RESOURCES } from '../resources';
 
 // The batched replay (POST /api/sync/push): a device's queued changes, applied in order, each exactly
 // once per Idempotency-Key and with the checks and answers of the REST call it stands for.
@@ -105,7 +105,7 @@ async function applyItems(
     id: change.id.toLowerCase(),
     record: `${change.resource}:${change.id.toLowerCase()}`,
     names: namesOf(change),
-    mutation: SYNCED_MUTATIONS[change.resource][change.op](change),
+    mutation: SERVER_RESOURCES[change.resource].mutations[change.op](change),
   }));
   try {
     return await applyBatch(db, auth, items, log, { savepoints: false, released });
