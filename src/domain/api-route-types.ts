@@ -1,4 +1,5 @@
 import type { Permission } from './permissions';
+import type { SyncedResource } from './resources/list';
 
 // The shape of a line of the route table (api-routes.ts) and the values its recipes share.
 
@@ -114,7 +115,7 @@ export type ApiRoute = {
    * The kind of the owner's record the call is about (the one the matrix seeds, titled with a secret, and
    * whose Read permission decides who may see it): an appointment unless said.
    */
-  resource?: 'appointments' | 'prescriptions' | 'lab_reports';
+  resource?: SyncedResource;
   /** A read: an allowed caller's answer holds the target record (the matrix checks it is there). */
   shows?: 'record';
   /**

@@ -19,6 +19,7 @@ import { checkInRoutes } from './api-routes-check-in';
 import { weatherRoutes } from './api-routes-weather';
 import { medicalHistoryRoutes } from './api-routes-medical-history';
 import { fitbitRoutes } from './api-routes-fitbit';
+import { declaredRecordRoutes } from './api-routes-declared';
 
 export type {
   ApiRoute,
@@ -44,6 +45,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...weatherRoutes,
   ...medicalHistoryRoutes,
   ...fitbitRoutes,
+  ...declaredRecordRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

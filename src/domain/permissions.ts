@@ -15,8 +15,8 @@ export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
 }
 
-/** Caregiver routes that need a Read permission, in sidebar order (SPEC section 2). */
-export const CAREGIVER_PERMISSION_ROUTES = [
+/** The caregiver screens of the spec that need a Read permission, in its sidebar order. */
+const SPEC_CAREGIVER_ROUTES = [
   { path: '/caregiver/doctors', label: 'Doctors', permission: 'ReadDoctor' },
   { path: '/caregiver/pharmacies', label: 'Pharmacies', permission: 'ReadPharmacy' },
   { path: '/caregiver/lab-report', label: 'Lab Reports', permission: 'ReadLabReport' },
@@ -24,6 +24,26 @@ export const CAREGIVER_PERMISSION_ROUTES = [
   { path: '/caregiver/prescriptions', label: 'Prescriptions', permission: 'ReadPrescription' },
   { path: '/caregiver/medical-history', label: 'Medical History', permission: 'ReadMedicalHistory' },
 ] as const satisfies readonly { path: string; label: string; permission: Permission }[];
+
+/**
+ * Caregiver routes that need a Read permission, in sidebar order: the spec's, then those of resources
+ * added since, from their declarations (`screen`).
+ */
+export const CAREGIVER_PERMISSION_ROUTES: readonly { path: string; label: string; permission: Permission }[] =
+  [
+    ...SPEC_CAREGIVER_ROUTES,
+    ...RESOURCES.flatMap((resource) =>
+      'screen' in resource
+        ? [
+            {
+              path: resource.screen.caregiverPath,
+              label: resource.screen.label,
+              permission: resource.permissions.read,
+            },
+          ]
+        : [],
+    ),
+  ];
 
 export function requiredPermissionFor(path: string): Permission | undefined {
   return CAREGIVER_PERMISSION_ROUTES.find((route) => path === route.path || path.startsWith(`${route.path}/`))

@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import {
+  Activity,
   BookOpen,
   CalendarDays,
   ClipboardList,
@@ -15,11 +16,21 @@ import {
   UsersRound,
 } from 'lucide-react';
 import { CAREGIVER_PERMISSION_ROUTES, type Permission } from '../../domain/permissions';
+import type { ResourceDeclaration } from '../../domain/resources/declare';
+import { RESOURCES } from '../../domain/resources/list';
 
 // The sidebar entries of SPEC section 2, in its order and with its labels, and how a phone splits them into
 // the bottom tab bar (four destinations and More) and the More sheet (everything else, in the same order).
 
 export type NavEntry = { to: string; label: string; icon: LucideIcon };
+
+/** The icons a resource's declared screen may name (src/domain/resources: `screen.icon`). */
+const DECLARED_ICONS: Record<NonNullable<ResourceDeclaration['screen']>['icon'], LucideIcon> = {
+  activity: Activity,
+};
+
+/** Screens of resources added after the spec's menus: from their declarations, after Medical History. */
+const DECLARED_SCREENS = RESOURCES.flatMap((resource) => ('screen' in resource ? [resource.screen] : []));
 
 export const PATIENT_NAV: readonly NavEntry[] = [
   { to: '/dashboard', label: 'Dashboard', icon: House },
@@ -30,6 +41,11 @@ export const PATIENT_NAV: readonly NavEntry[] = [
   { to: '/prescriptions', label: 'Prescriptions', icon: Pill },
   { to: '/lab-report', label: 'Lab Reports', icon: FlaskConical },
   { to: '/medical-history', label: 'Medical History', icon: BookOpen },
+  ...DECLARED_SCREENS.map((screen) => ({
+    to: screen.path,
+    label: screen.label,
+    icon: DECLARED_ICONS[screen.icon],
+  })),
   { to: '/permission-request', label: 'Caregiver Permissions Request', icon: KeyRound },
   { to: '/subscription', label: 'Subscription', icon: CreditCard },
   { to: '/profile', label: 'Profile', icon: UserRound },
@@ -49,6 +65,9 @@ const ICONS: Record<string, LucideIcon> = {
   '/caregiver/appointments': CalendarDays,
   '/caregiver/prescriptions': Pill,
   '/caregiver/medical-history': BookOpen,
+  ...Object.fromEntries(
+    DECLARED_SCREENS.map((screen) => [screen.caregiverPath, DECLARED_ICONS[screen.icon]]),
+  ),
 };
 
 /** The caregiver submenu: only the entries whose Read permission the caregiver holds. */

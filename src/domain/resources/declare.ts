@@ -69,6 +69,17 @@ export type ResourceDeclaration = {
    * the server makes its routes and checks (src/server/services/record-resource.ts).
    */
   readonly records?: RecordsOf;
+  /**
+   * The screens of a resource added after the spec's menus were fixed: the menus, the caregiver's routes
+   * and their guards add them from here (the spec's own screens are listed in their menus).
+   */
+  readonly screen?: {
+    readonly label: string;
+    readonly path: string;
+    readonly caregiverPath: string;
+    /** An icon of app/shell/navigation.ts's set. */
+    readonly icon: 'activity';
+  };
 };
 
 /**

@@ -129,7 +129,7 @@ export function recordResource(declaration: GenericDeclaration): ServerResource 
       ...current.data,
       ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
     };
-    const checked = shapes.fields.safeParse(merged);
+    const checked = shapes.checkedFields.safeParse(merged);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       throw new HttpError(400, issue?.message ?? 'The record is not valid.', undefined, {

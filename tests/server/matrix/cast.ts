@@ -14,6 +14,7 @@ import {
 import { TINY_PNG } from '../../fixtures/images';
 import { as, link, makePerson, type Person } from '../fixtures';
 import { multipartForm, type TestContext } from '../helpers';
+import { resourceOf } from '../../../src/domain/resources/list';
 
 // The people and data one route is played with: the owner patient and the other callers, their links,
 // the owner's record (titled with a secret the answers are searched for), and the route's target.
@@ -280,6 +281,27 @@ async function ownerRecord(
   return record;
 }
 
+/** The owner's record of a resource served from its declaration: its example, titled with the secret. */
+async function ownerDeclaredRecord(
+  ctx: TestContext,
+  owner: Person,
+  declaration: { path: string; titleField: string; records: { example: object } },
+): Promise<Cast['record']> {
+  const record = { id: randomUUID(), title: `Matrix secret ${randomUUID()}` };
+  const response = await as(ctx, owner, {
+    method: 'POST',
+    url: declaration.path,
+    payload: {
+      ...declaration.records.example,
+      id: record.id,
+      patient_id: owner.patientId,
+      [declaration.titleField]: record.title,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`seeding the owner's record failed: ${response.body}`);
+  return record;
+}
+
 /** Waiting requests written as the /request routes keep them, so the routes have something to refuse. */
 async function inviteUnlinked(ctx: TestContext, owner: Person, caregiver: Person, permissions: Permission[]) {
   const [row] = await ctx.database.db
@@ -371,13 +393,16 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
     typeof route.access === 'object' ||
     route.target === 'owner-record' ||
     route.target === 'owner-file';
+  const declared = route.resource ? resourceOf(route.resource) : undefined;
   const record = !seedsRecord
     ? null
-    : route.resource === 'prescriptions'
-      ? await ownerPrescription(ctx, owner)
-      : route.resource === 'lab_reports'
-        ? await ownerLabReport(ctx, owner, fileKey)
-        : await ownerRecord(ctx, owner, fileKey);
+    : declared && 'records' in declared
+      ? await ownerDeclaredRecord(ctx, owner, declared)
+      : route.resource === 'prescriptions'
+        ? await ownerPrescription(ctx, owner)
+        : route.resource === 'lab_reports'
+          ? await ownerLabReport(ctx, owner, fileKey)
+          : await ownerRecord(ctx, owner, fileKey);
   const invitation =
     unlinked && (seedsCareLists(route) || route.target === 'invitation')
       ? await inviteUnlinked(ctx, owner, unlinked, ['ReadAppointment'])
