@@ -10,7 +10,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { PlanLimits } from '../../domain/billing';
-import { users } from './schema';
+import { users } from './schema-people';
 
 // The tables of plans and subscriptions (issue 13). Kept apart from schema.ts, which re-exports them.
 

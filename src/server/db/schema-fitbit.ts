@@ -1,5 +1,5 @@
 import { date, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { patients } from './schema';
+import { patients } from './schema-people';
 
 // Fitbit (issue 14 point 6). Kept apart from schema.ts, which re-exports them. Tokens are never stored in
 // clear: the *_enc columns hold AES-256-GCM boxes (services/fitbit/token-box.ts).

@@ -1,5 +1,5 @@
 import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from './schema';
+import { users } from './schema-people';
 
 // The tables of medicine reminders (issue 11): the devices that opted in, and every reminder sent.
 // Kept apart from schema.ts (which schema.ts re-exports, so drizzle-kit and the client see one schema).
