@@ -1,15 +1,12 @@
-import { RESOURCES } from '../domain/resources/list';
-import type { ResourceDeclaration } from '../domain/resources/declare';
+import { declaredWorkNames, type WorkName } from './db-device-work';
 import type { KincareDb } from './db';
 
-// Work a resource asks the device to do after each sync (its declaration's `afterSync`), by the name of the
-// work, so the sync engine names no resource. It runs in the page: a lab report chosen offline is read
-// through the page's HTTP client and the screen is told when it is ready for review. The service worker's
-// sync leaves it to the next page (the report stays 'waiting' on the device until then).
+// What the resources' device work (db-device-work.ts) does after each sync, by the work's name. It runs in
+// the page: a lab report chosen offline is read through the page's HTTP client and the screen is told
+// when it is ready for review. The service worker's sync leaves it to the next page (the report stays
+// 'waiting' on the device until then).
 
-type AfterSyncWork = NonNullable<ResourceDeclaration['afterSync']>;
-
-const WORK: Record<AfterSyncWork, (db: KincareDb) => Promise<unknown>> = {
+const AFTER_SYNC: Record<WorkName, (db: KincareDb) => Promise<unknown>> = {
   // Loaded only when a report waits: most syncs have nothing to read.
   'read-waiting-reports': async (db) => {
     if ((await db.labExtractions.where('state').equals('waiting').count()) === 0) return;
@@ -18,12 +15,11 @@ const WORK: Record<AfterSyncWork, (db: KincareDb) => Promise<unknown>> = {
   },
 };
 
-/** Runs every resource's after-sync work, one after another; a failure waits for the next sync. */
+/** Runs every declared work after a sync, one after another; a failure waits for the next sync. */
 export async function runAfterSyncWork(db: KincareDb): Promise<void> {
-  for (const resource of RESOURCES) {
-    if (!('afterSync' in resource)) continue;
+  for (const name of declaredWorkNames()) {
     try {
-      await WORK[resource.afterSync](db);
+      await AFTER_SYNC[name](db);
     } catch {
       // Signed out meanwhile, or the module could not load offline: the next sync tries again.
     }

@@ -1,7 +1,6 @@
 import Dexie, { type DexieOptions, type EntityTable, type Table } from 'dexie';
 import type { Profile } from '../domain/auth';
 import type { MyDoctor } from '../domain/doctors';
-import type { LabReportOcrData } from '../domain/lab-reports';
 import type {
   ActivityEntry,
   ApprovedRequest,
@@ -12,6 +11,7 @@ import type {
 import type { Plan, Subscription } from '../domain/billing';
 import { RESOURCES, type RecordOf, type SyncedResource } from '../domain/resources/list';
 import type { UploadType } from '../domain/uploads';
+import { deviceWorkTables, keepDeviceWorkOfQueued } from './db-device-work';
 
 // The device's replica of one signed-in user's data, in IndexedDB via Dexie. One database per user
 // (`kincare-<userId>`), opened at sign-in and deleted at logout, so two people sharing a phone never
@@ -24,7 +24,7 @@ import type { UploadType } from '../domain/uploads';
 
 export const DB_PREFIX = 'kincare-';
 
-/** A patient the signed-in caregiver looks after, with the permissions granted (SPEC section 3). */
+/** A patient the signed-in caregiver looks after, with the permissions granted. */
 export type AssociatedPatient = {
   patient_id: string;
   user_id: string;
@@ -87,19 +87,6 @@ export type StoredBlob = {
 export type SyncStateEntry = { key: string; value: number | string };
 
 /**
- * A lab report saved before it could be read (no connection): waiting for its upload, being read, read and
- * waiting for the person's review (`extraction`), or failed with the server's message. Device-only.
- */
-export type LabExtractionJob = {
-  report_id: string;
-  patient_id: string;
-  state: 'waiting' | 'reading' | 'ready' | 'failed';
-  extraction: LabReportOcrData | null;
-  message: string | null;
-  updated_at: string;
-};
-
-/**
  * What the server last answered about plans and the person's subscription (local/billing.ts), so the
  * Subscription screen shows it offline. Not synced: written after each successful fetch or change.
  */
@@ -128,14 +115,12 @@ export interface KincareDb extends SyncedTables {}
 export class KincareDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>;
   associatedPatients!: EntityTable<AssociatedPatient, 'patient_id'>;
-  /** The care requests and links of SPEC section 4, as the server last listed them (see care-sync.ts). */
+  /** The care requests and links, as the server last listed them (see care-sync.ts). */
   careSent!: EntityTable<SentRequest, 'request_id'>;
   careReceived!: EntityTable<ReceivedRequest, 'request_id'>;
   careApproved!: EntityTable<ApprovedRequest, 'permission_id'>;
   permissionRequests!: EntityTable<PermissionRequestEntry, 'id'>;
   careActivity!: EntityTable<ActivityEntry, 'id'>;
-  /** Reports chosen without a connection, to be read once their file is uploaded (lab-report-extractions.ts). */
-  labExtractions!: EntityTable<LabExtractionJob, 'report_id'>;
   /** Plans and the subscription as last fetched (billing.ts). */
   billing!: Table<BillingCacheRow, string>;
   serverRows!: EntityTable<ServerRow, 'key'>;
@@ -157,7 +142,7 @@ export class KincareDb extends Dexie {
       profile: 'id',
       associatedPatients: 'patient_id',
       ...SYNCED_TABLES,
-      labExtractions: 'report_id, state',
+      ...deviceWorkTables(),
       careSent: 'request_id',
       careReceived: 'request_id',
       careApproved: 'permission_id',
@@ -271,8 +256,7 @@ export async function deleteUserDbs(): Promise<void> {
  * What a session that ended (a 401) leaves of a person on this device: only what they queued and the
  * server never took (the outbox, the files those changes need, and for each queued record its id and the
  * version it was edited on, without the record's fields), so that it goes out when they sign in again,
- * and which of those records are lab reports still to be read for them (to be read after that sign-in:
- * what was read, if anything, goes). Everything else of theirs (every synced table, their profile,
+ * and what the resources' device work keeps for those records (db-device-work.ts). Everything else of theirs (every synced table, their profile,
  * caregiver links, cursor, files) is deleted; with nothing queued the whole replica goes. Answers how many
  * unsent changes were kept.
  */
@@ -297,20 +281,10 @@ export async function forgetUserData(userId: string): Promise<number> {
         db.outbox.name,
         db.blobs.name,
         db.serverRows.name,
-        db.labExtractions.name,
+        ...Object.keys(deviceWorkTables()),
       ]);
       await Promise.all(db.tables.filter((table) => !kept.has(table.name)).map((table) => table.clear()));
-      // What was read from a report goes (the person's records); the report is read again after the next
-      // sign-in, unless reading it failed (that message names no record, and the person retries it).
-      const jobs = (await db.labExtractions.toArray())
-        .filter((job) => queued.has(`lab_reports:${job.report_id}`))
-        .map((job): LabExtractionJob => ({
-          ...job,
-          extraction: null,
-          ...(job.state === 'failed' ? {} : { state: 'waiting', message: null }),
-        }));
-      await db.labExtractions.clear();
-      await db.labExtractions.bulkPut(jobs);
+      await keepDeviceWorkOfQueued(db, queued);
       const blobIds = (await db.blobs.toCollection().primaryKeys()).filter((id) => !needed.has(id));
       await db.blobs.bulkDelete(blobIds);
       // The base version of each queued edit stays (the server merges against it); the record itself goes.

@@ -1,13 +1,14 @@
 import { LAB_REPORT_MESSAGES as MESSAGES } from '../domain/lab-reports';
-import type { KincareDb, LabExtractionJob } from './db';
+import type { KincareDb } from './db';
+import type { LabExtractionJob } from './db-device-work';
 import { extractLabReport, LabUploadError } from './lab-report-ocr';
 import { isWaitingToUpload } from './lab-reports';
 
-// Reports chosen without a connection (issue 12, point 4): kept on the device with their file, listed as
-// 'Waiting to upload', sent when the device reconnects (the outbox uploads the file first), and then read
-// here, after a sync: each waiting report whose file the server now has is read, and what was found is kept
-// on the device for the person to review (nothing unreviewed is saved to the report). The sync client runs
-// this after every sync that leaves no problem; the screens read labExtractions live.
+// Reports chosen without a connection (src/server/services/README.md): kept on the device with their file,
+// listed as 'Waiting to upload', sent when the device reconnects (the outbox uploads the file first), and
+// then read here, after a sync: each waiting report whose file the server now has is read, and what was found
+// is kept on the device for the person to review (nothing unreviewed is saved to the report). The sync client
+// runs this after every sync that leaves no problem; the screens read labExtractions live.
 
 /** Fired on window when reports were read and wait for review; `detail` is how many. */
 export const LAB_REPORTS_READ_EVENT = 'kincare:lab-reports-read';

@@ -60,7 +60,7 @@ export type ResourceDeclaration = {
    */
   readonly ids: 'random' | 'name-based';
   /**
-   * Work the device does after each sync for this resource, by name (src/local/after-sync.ts runs it):
+   * Work the device does after each sync for this resource, by name (src/local/db-device-work.ts):
    * 'read-waiting-reports' reads lab reports that were chosen offline once their files are uploaded.
    */
   readonly afterSync?: 'read-waiting-reports';
@@ -70,8 +70,8 @@ export type ResourceDeclaration = {
    */
   readonly records?: RecordsOf;
   /**
-   * The screens of a resource added after the spec's menus were fixed: the menus, the caregiver's routes
-   * and their guards add them from here (the spec's own screens are listed in their menus).
+   * The screens of a resource added after the first menus were fixed: the menus, the caregiver's routes
+   * and their guards add them from here (the first screens are listed in their menus).
    */
   readonly screen?: {
     readonly label: string;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Dexie from 'dexie';
+import { SYNCED_RESOURCES } from '../../../src/domain/resources/list';
 import { DB_PREFIX, closeUserDb, deleteUserDbs, openUserDb } from '../../../src/local/db';
 
 // Schema version 8 of the replica dropped the appointments' appointment_date index (never queried by:
@@ -86,9 +87,10 @@ describe('the replica across schema versions', () => {
     await db.table('dose_marks').put({ id: 'm-1', patient_id: 'p-1', date: '2026-11-24' });
     expect(await db.dose_marks.where('[patient_id+date]').equals(['p-1', '2026-11-24']).count()).toBe(1);
     expect(await db.careActivity.orderBy('at').count()).toBe(0);
+    // Every declared resource's table (src/domain/resources) and the device's own tables.
     expect(db.tables.map((table) => table.name).sort()).toEqual(
       [
-        'appointments',
+        ...SYNCED_RESOURCES,
         'associatedPatients',
         'billing',
         'blobs',
@@ -96,20 +98,41 @@ describe('the replica across schema versions', () => {
         'careApproved',
         'careReceived',
         'careSent',
-        'check_ins',
-        'doctors',
-        'dose_marks',
         'labExtractions',
-        'lab_reports',
-        'medical_history',
         'outbox',
         'permissionRequests',
-        'pharmacies',
-        'prescriptions',
         'profile',
         'serverRows',
         'syncState',
       ].sort(),
     );
+  });
+
+  it("adds a new resource's table to a replica of the same version, every row of the others kept", async () => {
+    const userId = 'user-new-resource';
+    // The replica as the app before a resource was declared left it: version 8 without that table.
+    const current = await openUserDb('probe-current');
+    const stores = Object.fromEntries(
+      current.tables.map((table) => [
+        table.name,
+        [table.schema.primKey.src, ...table.schema.indexes.map((index) => index.src)].join(', '),
+      ]),
+    );
+    closeUserDb();
+    const { vitals: _left, ...before } = stores;
+    const earlier = new Dexie(`${DB_PREFIX}${userId}`);
+    earlier.version(8).stores(before);
+    await earlier.table('appointments').put({ id: 'a-1', patient_id: 'p-1', appointment_title: 'Kept' });
+    await earlier
+      .table('outbox')
+      .add({ resource: 'appointments', entityId: 'a-1', status: 'pending', op: 'update' });
+    earlier.close();
+
+    const db = await openUserDb(userId);
+    expect(db.tables.map((table) => table.name)).toContain('vitals');
+    await db.vitals.put({ id: 'v-1', patient_id: 'p-1', kind: 'pulse' } as never);
+    expect(await db.vitals.where('[patient_id+kind]').equals(['p-1', 'pulse']).count()).toBe(1);
+    expect((await db.appointments.get('a-1'))?.appointment_title).toBe('Kept');
+    expect(await db.outbox.count()).toBe(1);
   });
 });

@@ -1,17 +1,16 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { CloudUpload, Eye, FileClock, Pencil, RotateCw, ScanSearch, Trash2 } from 'lucide-react';
 import { needsReview, type LabReport } from '../../../domain/lab-reports';
-import type { LabExtractionJob } from '../../../local/db';
+import type { LabExtractionJob } from '../../../local/db-device-work';
 import { isWaitingToUpload } from '../../../local/lab-reports';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
-import { useWideScreen } from '../../ui/use-wide-screen';
+import { DataList, type DataColumn } from '../../ui/data-list';
 import { displayDate, localDay } from './lab-report-format';
 
-// The reports as the spec lays them out: a table (Uploaded Date, Doctor, Report Type, Action) from 768 px,
-// cards (Report Date, Doctor, Type) on a phone. Only one of the two is rendered, so each action is in the
-// page once. Each report says in words where it stands: its file still on this device, being read, read
-// and waiting for review, or why it could not be read (with a retry).
+// The reports: a table (Uploaded Date, Doctor, Report Type, Action) from 768 px, cards on a phone with
+// the same facts (ui/data-list.tsx). Each report says in words where it stands: its file still on this
+// device, being read, read and waiting for review, or why it could not be read (with a retry).
 
 export type LabReportActions = {
   canEdit: boolean;
@@ -42,121 +41,55 @@ export function doctorOf(report: LabReport, doctorNames: ReadonlyMap<string, str
   return report.doctor_name || 'Not given';
 }
 
-export function LabReportList({ reports, labelledBy, ...rest }: Props) {
-  const wide = useWideScreen();
-  if (wide)
-    return (
-      <div className="overflow-x-auto rounded-card bg-surface shadow-card ring-1 ring-border">
-        <table className="w-full text-left" aria-labelledby={labelledBy}>
-          <thead className="border-b border-border text-small text-muted">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Uploaded Date
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Doctor
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Report Type
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                Action
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {reports.map((report) => (
-              <ReportRow key={report.id} report={report} {...rest} />
-            ))}
-          </tbody>
-        </table>
-      </div>
-    );
-  return (
-    <ul className="grid gap-3" aria-labelledby={labelledBy}>
-      {reports.map((report) => (
-        <ReportCard key={report.id} report={report} {...rest} />
-      ))}
-    </ul>
+export function LabReportList({
+  reports,
+  jobs,
+  doctorNames,
+  labelledBy,
+  focusId,
+  onFocused,
+  onRetry,
+  ...actions
+}: Props) {
+  const state = (report: LabReport) => (
+    <ReportState report={report} job={jobs.get(report.id)} onRetry={onRetry} />
   );
-}
-
-type ItemProps = Omit<Props, 'reports' | 'labelledBy'> & { report: LabReport };
-
-/** Focus moves to the saved report a frame after it shows (the form that saved it has gone by then). */
-function useFocusWhen(focus: boolean, onFocused: () => void) {
-  const ref = useRef<HTMLElement | null>(null);
-  useEffect(() => {
-    if (!focus) return;
-    const frame = requestAnimationFrame(() => {
-      ref.current?.focus();
-      onFocused();
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [focus, onFocused]);
-  return ref;
-}
-
-function ReportRow({ report, focusId, onFocused, doctorNames, ...rest }: ItemProps) {
-  const ref = useFocusWhen(report.id === focusId, onFocused);
+  const columns: DataColumn<LabReport>[] = [
+    { header: 'Uploaded Date', nowrap: true, cell: (report) => displayDate(localDay(report.created_at)) },
+    { header: 'Doctor', cell: (report) => doctorOf(report, doctorNames) },
+    {
+      header: 'Report Type',
+      cell: (report) => (
+        <>
+          <span className="font-semibold">{report.report_type}</span>
+          <span className="block text-small text-muted">Report date {displayDate(report.report_date)}</span>
+          {state(report)}
+        </>
+      ),
+      // A card has the type as its heading: its facts are the date and the type, its state under them.
+      card: (report) => ({
+        facts: [
+          { term: 'Report Date', value: displayDate(report.report_date) },
+          { term: 'Type', value: report.report_type },
+        ],
+        after: state(report),
+      }),
+    },
+  ];
   return (
-    <tr
-      ref={(element) => {
-        ref.current = element;
-      }}
-      tabIndex={-1}
-      data-lab-report-id={report.id}
-      className="border-b border-border align-top last:border-b-0 focus:outline-none focus:ring-2 focus:ring-focus focus:ring-inset"
-    >
-      <td className="px-4 py-3 whitespace-nowrap">{displayDate(localDay(report.created_at))}</td>
-      <td className="px-4 py-3 [overflow-wrap:anywhere]">{doctorOf(report, doctorNames)}</td>
-      <td className="px-4 py-3">
-        <span className="font-semibold [overflow-wrap:anywhere]">{report.report_type}</span>
-        <span className="block text-small text-muted">Report date {displayDate(report.report_date)}</span>
-        <ReportState report={report} job={rest.jobs.get(report.id)} onRetry={rest.onRetry} />
-      </td>
-      <td className="px-4 py-3">
-        <ReportActions report={report} {...rest} />
-      </td>
-    </tr>
-  );
-}
-
-function ReportCard({ report, focusId, onFocused, doctorNames, ...rest }: ItemProps) {
-  const ref = useFocusWhen(report.id === focusId, onFocused);
-  const headingId = `lab-report-${report.id}`;
-  return (
-    <li
-      ref={(element) => {
-        ref.current = element;
-      }}
-      tabIndex={-1}
-      aria-labelledby={headingId}
-      data-lab-report-id={report.id}
-      className="flex min-w-0 flex-col gap-2 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border focus:outline-none focus:ring-2 focus:ring-focus"
-    >
-      <h2 id={headingId} className="text-heading [overflow-wrap:anywhere]">
-        {report.report_type}
-      </h2>
-      <dl className="grid gap-1 text-small">
-        <Detail term="Report Date" value={displayDate(report.report_date)} />
-        <Detail term="Doctor" value={doctorOf(report, doctorNames)} />
-        <Detail term="Type" value={report.report_type} />
-      </dl>
-      <ReportState report={report} job={rest.jobs.get(report.id)} onRetry={rest.onRetry} />
-      <div className="border-t border-border pt-3">
-        <ReportActions report={report} {...rest} />
-      </div>
-    </li>
-  );
-}
-
-function Detail({ term, value }: { term: string; value: string }) {
-  return (
-    <div className="flex gap-1">
-      <dt className="shrink-0 text-muted">{term}:</dt>
-      <dd className="min-w-0 [overflow-wrap:anywhere]">{value}</dd>
-    </div>
+    <DataList
+      items={reports}
+      keyOf={(report) => report.id}
+      labelledBy={labelledBy}
+      idPrefix="lab-report"
+      columns={columns}
+      title={(report) => report.report_type}
+      titleLevel={2}
+      actions={(report) => <ReportActions report={report} {...actions} />}
+      itemAttributes={(report) => ({ 'data-lab-report-id': report.id })}
+      focusKey={focusId}
+      onFocused={onFocused}
+    />
   );
 }
 
@@ -230,7 +163,7 @@ function ReportActions({
   onPreview,
   onEdit,
   onDelete,
-}: Omit<ItemProps, 'focusId' | 'onFocused' | 'doctorNames' | 'jobs' | 'onRetry'>) {
+}: Omit<LabReportActions, 'onRetry'> & { report: LabReport }) {
   const name = reportName(report);
   return (
     <div className="flex flex-wrap gap-2">

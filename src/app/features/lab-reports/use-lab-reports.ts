@@ -6,7 +6,8 @@ import {
   type LabReport,
   type LabReportFilter,
 } from '../../../domain/lab-reports';
-import { hasUserDb, userDb, type LabExtractionJob, type LocalDoctor } from '../../../local/db';
+import { hasUserDb, userDb, type LocalDoctor } from '../../../local/db';
+import type { LabExtractionJob } from '../../../local/db-device-work';
 
 // Reads for the lab report screen: live queries over the device's tables (offline too), never the network.
 // Undefined while the first read runs, so the screen does not flash its empty state.
