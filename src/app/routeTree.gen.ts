@@ -35,6 +35,7 @@ import { Route as AppPatientPharmaciesRouteImport } from './routes/_app/_patient
 import { Route as AppPatientPrescriptionsRouteImport } from './routes/_app/_patient/prescriptions'
 import { Route as AppPatientProfileRouteImport } from './routes/_app/_patient/profile'
 import { Route as AppPatientSubscriptionRouteImport } from './routes/_app/_patient/subscription'
+import { Route as AppPatientVitalsRouteImport } from './routes/_app/_patient/vitals'
 import { Route as InviteRegisterTokenRouteImport } from './routes/invite.register.$token'
 import { Route as AppCaregiverCaregiverAppointmentsRouteImport } from './routes/_app/_caregiver/caregiver/appointments'
 import { Route as AppCaregiverCaregiverDashboardRouteImport } from './routes/_app/_caregiver/caregiver/dashboard'
@@ -46,6 +47,7 @@ import { Route as AppCaregiverCaregiverPermissionRequestRouteImport } from './ro
 import { Route as AppCaregiverCaregiverPharmaciesRouteImport } from './routes/_app/_caregiver/caregiver/pharmacies'
 import { Route as AppCaregiverCaregiverPrescriptionsRouteImport } from './routes/_app/_caregiver/caregiver/prescriptions'
 import { Route as AppCaregiverCaregiverProfileRouteImport } from './routes/_app/_caregiver/caregiver/profile'
+import { Route as AppCaregiverCaregiverVitalsRouteImport } from './routes/_app/_caregiver/caregiver/vitals'
 import { Route as AppPatientFitbitCallbackRouteImport } from './routes/_app/_patient/fitbit.callback'
 
 const IndexRoute = IndexRouteImport.update({
@@ -177,6 +179,11 @@ const AppPatientSubscriptionRoute = AppPatientSubscriptionRouteImport.update({
   path: '/subscription',
   getParentRoute: () => AppPatientRoute,
 } as any)
+const AppPatientVitalsRoute = AppPatientVitalsRouteImport.update({
+  id: '/vitals',
+  path: '/vitals',
+  getParentRoute: () => AppPatientRoute,
+} as any)
 const InviteRegisterTokenRoute = InviteRegisterTokenRouteImport.update({
   id: '/invite/register/$token',
   path: '/invite/register/$token',
@@ -242,6 +249,12 @@ const AppCaregiverCaregiverProfileRoute =
     path: '/caregiver/profile',
     getParentRoute: () => AppCaregiverRoute,
   } as any)
+const AppCaregiverCaregiverVitalsRoute =
+  AppCaregiverCaregiverVitalsRouteImport.update({
+    id: '/caregiver/vitals',
+    path: '/caregiver/vitals',
+    getParentRoute: () => AppCaregiverRoute,
+  } as any)
 const AppPatientFitbitCallbackRoute =
   AppPatientFitbitCallbackRouteImport.update({
     id: '/fitbit/callback',
@@ -273,6 +286,7 @@ export interface FileRoutesByFullPath {
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
   '/subscription': typeof AppPatientSubscriptionRoute
+  '/vitals': typeof AppPatientVitalsRoute
   '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
@@ -284,6 +298,7 @@ export interface FileRoutesByFullPath {
   '/caregiver/pharmacies': typeof AppCaregiverCaregiverPharmaciesRoute
   '/caregiver/prescriptions': typeof AppCaregiverCaregiverPrescriptionsRoute
   '/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
+  '/caregiver/vitals': typeof AppCaregiverCaregiverVitalsRoute
   '/fitbit/callback': typeof AppPatientFitbitCallbackRoute
 }
 export interface FileRoutesByTo {
@@ -310,6 +325,7 @@ export interface FileRoutesByTo {
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
   '/subscription': typeof AppPatientSubscriptionRoute
+  '/vitals': typeof AppPatientVitalsRoute
   '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
@@ -321,6 +337,7 @@ export interface FileRoutesByTo {
   '/caregiver/pharmacies': typeof AppCaregiverCaregiverPharmaciesRoute
   '/caregiver/prescriptions': typeof AppCaregiverCaregiverPrescriptionsRoute
   '/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
+  '/caregiver/vitals': typeof AppCaregiverCaregiverVitalsRoute
   '/fitbit/callback': typeof AppPatientFitbitCallbackRoute
 }
 export interface FileRoutesById {
@@ -351,6 +368,7 @@ export interface FileRoutesById {
   '/_app/_patient/prescriptions': typeof AppPatientPrescriptionsRoute
   '/_app/_patient/profile': typeof AppPatientProfileRoute
   '/_app/_patient/subscription': typeof AppPatientSubscriptionRoute
+  '/_app/_patient/vitals': typeof AppPatientVitalsRoute
   '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/_app/_caregiver/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/_app/_caregiver/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
@@ -362,6 +380,7 @@ export interface FileRoutesById {
   '/_app/_caregiver/caregiver/pharmacies': typeof AppCaregiverCaregiverPharmaciesRoute
   '/_app/_caregiver/caregiver/prescriptions': typeof AppCaregiverCaregiverPrescriptionsRoute
   '/_app/_caregiver/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
+  '/_app/_caregiver/caregiver/vitals': typeof AppCaregiverCaregiverVitalsRoute
   '/_app/_patient/fitbit/callback': typeof AppPatientFitbitCallbackRoute
 }
 export interface FileRouteTypes {
@@ -390,6 +409,7 @@ export interface FileRouteTypes {
     | '/prescriptions'
     | '/profile'
     | '/subscription'
+    | '/vitals'
     | '/invite/register/$token'
     | '/caregiver/appointments'
     | '/caregiver/dashboard'
@@ -401,6 +421,7 @@ export interface FileRouteTypes {
     | '/caregiver/pharmacies'
     | '/caregiver/prescriptions'
     | '/caregiver/profile'
+    | '/caregiver/vitals'
     | '/fitbit/callback'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -427,6 +448,7 @@ export interface FileRouteTypes {
     | '/prescriptions'
     | '/profile'
     | '/subscription'
+    | '/vitals'
     | '/invite/register/$token'
     | '/caregiver/appointments'
     | '/caregiver/dashboard'
@@ -438,6 +460,7 @@ export interface FileRouteTypes {
     | '/caregiver/pharmacies'
     | '/caregiver/prescriptions'
     | '/caregiver/profile'
+    | '/caregiver/vitals'
     | '/fitbit/callback'
   id:
     | '__root__'
@@ -467,6 +490,7 @@ export interface FileRouteTypes {
     | '/_app/_patient/prescriptions'
     | '/_app/_patient/profile'
     | '/_app/_patient/subscription'
+    | '/_app/_patient/vitals'
     | '/invite/register/$token'
     | '/_app/_caregiver/caregiver/appointments'
     | '/_app/_caregiver/caregiver/dashboard'
@@ -478,6 +502,7 @@ export interface FileRouteTypes {
     | '/_app/_caregiver/caregiver/pharmacies'
     | '/_app/_caregiver/caregiver/prescriptions'
     | '/_app/_caregiver/caregiver/profile'
+    | '/_app/_caregiver/caregiver/vitals'
     | '/_app/_patient/fitbit/callback'
   fileRoutesById: FileRoutesById
 }
@@ -681,6 +706,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppPatientSubscriptionRouteImport
       parentRoute: typeof AppPatientRoute
     }
+    '/_app/_patient/vitals': {
+      id: '/_app/_patient/vitals'
+      path: '/vitals'
+      fullPath: '/vitals'
+      preLoaderRoute: typeof AppPatientVitalsRouteImport
+      parentRoute: typeof AppPatientRoute
+    }
     '/invite/register/$token': {
       id: '/invite/register/$token'
       path: '/invite/register/$token'
@@ -758,6 +790,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppCaregiverCaregiverProfileRouteImport
       parentRoute: typeof AppCaregiverRoute
     }
+    '/_app/_caregiver/caregiver/vitals': {
+      id: '/_app/_caregiver/caregiver/vitals'
+      path: '/caregiver/vitals'
+      fullPath: '/caregiver/vitals'
+      preLoaderRoute: typeof AppCaregiverCaregiverVitalsRouteImport
+      parentRoute: typeof AppCaregiverRoute
+    }
     '/_app/_patient/fitbit/callback': {
       id: '/_app/_patient/fitbit/callback'
       path: '/fitbit/callback'
@@ -779,6 +818,7 @@ interface AppCaregiverRouteChildren {
   AppCaregiverCaregiverPharmaciesRoute: typeof AppCaregiverCaregiverPharmaciesRoute
   AppCaregiverCaregiverPrescriptionsRoute: typeof AppCaregiverCaregiverPrescriptionsRoute
   AppCaregiverCaregiverProfileRoute: typeof AppCaregiverCaregiverProfileRoute
+  AppCaregiverCaregiverVitalsRoute: typeof AppCaregiverCaregiverVitalsRoute
 }
 
 const AppCaregiverRouteChildren: AppCaregiverRouteChildren = {
@@ -796,6 +836,7 @@ const AppCaregiverRouteChildren: AppCaregiverRouteChildren = {
   AppCaregiverCaregiverPrescriptionsRoute:
     AppCaregiverCaregiverPrescriptionsRoute,
   AppCaregiverCaregiverProfileRoute: AppCaregiverCaregiverProfileRoute,
+  AppCaregiverCaregiverVitalsRoute: AppCaregiverCaregiverVitalsRoute,
 }
 
 const AppCaregiverRouteWithChildren = AppCaregiverRoute._addFileChildren(
@@ -814,6 +855,7 @@ interface AppPatientRouteChildren {
   AppPatientPrescriptionsRoute: typeof AppPatientPrescriptionsRoute
   AppPatientProfileRoute: typeof AppPatientProfileRoute
   AppPatientSubscriptionRoute: typeof AppPatientSubscriptionRoute
+  AppPatientVitalsRoute: typeof AppPatientVitalsRoute
   AppPatientFitbitCallbackRoute: typeof AppPatientFitbitCallbackRoute
 }
 
@@ -829,6 +871,7 @@ const AppPatientRouteChildren: AppPatientRouteChildren = {
   AppPatientPrescriptionsRoute: AppPatientPrescriptionsRoute,
   AppPatientProfileRoute: AppPatientProfileRoute,
   AppPatientSubscriptionRoute: AppPatientSubscriptionRoute,
+  AppPatientVitalsRoute: AppPatientVitalsRoute,
   AppPatientFitbitCallbackRoute: AppPatientFitbitCallbackRoute,
 }
 

@@ -1,16 +1,17 @@
 import type { ApiRoute } from './api-route-types';
 import { fill, RECORD_CHANGE_REFUSED } from './api-route-types';
 import { RESOURCES } from './resources/list';
+import { recordsOfResource } from './resources/records-list';
 
 // The route table's lines of the synced resources served from their declarations alone
 // (src/server/services/record-resource.ts): their five routes, who may call each, and a call of each made
 // from the declaration's example record. A new such resource gets its lines, and its matrix, from here.
 
 export const declaredRecordRoutes: readonly ApiRoute[] = RESOURCES.flatMap((resource): ApiRoute[] => {
-  if (!('records' in resource)) return [];
+  if (!('servedFrom' in resource)) return [];
   const path = resource.path as `/api/${string}`;
   const { read, add, edit, delete: remove } = resource.permissions;
-  const example = resource.records.example as Record<string, string | number | boolean | null>;
+  const example = recordsOfResource(resource.key).example as Record<string, string | number | boolean | null>;
   const byId = `${path}/:id` as `/api/${string}`;
   return [
     {

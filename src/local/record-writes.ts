@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { RecordsOf } from '../domain/resources/records-of';
-import { resourceOf, type SyncedResource } from '../domain/resources/list';
+import { recordsOfResource, type RecordsResource } from '../domain/resources/records-list';
 import type { KincareDb } from './db';
 import { changedFieldsOf, enqueue } from './outbox';
 
@@ -10,15 +10,9 @@ import { changedFieldsOf, enqueue } from './outbox';
 // writes of its own (a file to keep, a name-based id) has a module of its own beside this one.
 
 /** The keys of the resources this write path serves. */
-type DeclaredResource = {
-  [Key in SyncedResource]: ReturnType<typeof resourceOf<Key>> extends { records: RecordsOf } ? Key : never;
-}[SyncedResource];
+type DeclaredResource = RecordsResource;
 
-function recordsOf(resource: DeclaredResource): RecordsOf {
-  const declaration = resourceOf(resource);
-  if (!('records' in declaration)) throw new Error(`${resource} has a write path of its own`);
-  return declaration.records;
-}
+const recordsOf = (resource: DeclaredResource): RecordsOf => recordsOfResource(resource);
 
 /** A record's fields as entered; the error's issues name the field that is wrong (for the form). */
 export class RecordInputError extends Error {

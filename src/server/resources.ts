@@ -1,4 +1,5 @@
 import { RESOURCES, type SyncedResource } from '../domain/resources/list';
+import { isRecordsResource, recordsOfResource } from '../domain/resources/records-list';
 import { appointmentMutations } from './services/appointment-mutations';
 import { checkInMutations } from './services/check-in-mutations';
 import { doctorMutations } from './services/doctor-mutations';
@@ -30,8 +31,8 @@ export const SERVER_RESOURCES = Object.fromEntries(
   RESOURCES.map((declaration) => {
     const own = OWN_CODE[declaration.key];
     if (own) return [declaration.key, own];
-    if (!('records' in declaration))
+    if (!isRecordsResource(declaration.key))
       throw new Error(`The synced resource ${declaration.key} has neither server code nor records to serve.`);
-    return [declaration.key, recordResource(declaration as Parameters<typeof recordResource>[0])];
+    return [declaration.key, recordResource({ ...declaration, records: recordsOfResource(declaration.key) })];
   }),
 ) as Record<SyncedResource, ServerResource>;

@@ -17,7 +17,7 @@ import { useScreenDrawn } from '../ui/first-screen';
 // first screen's JavaScript budget (tests/build/budget.mjs), and a screen never waits for it.
 const WeatherChip = lazy(() => import('./weather-chip'));
 
-// The header (SPEC sections 2 and 9): the greeting with the user's name, the weather (weather-chip.tsx),
+// The header (src/app/README.md): the greeting with the user's name, the weather (weather-chip.tsx),
 // the caregiver's 'Select Patient', the sync status and the profile button by role. On a phone (and up to
 // 1024 px, where the sidebar leaves too little room) the first line keeps the greeting, the weather, the
 // sync status and the avatar, and 'Select Patient' has its own line below (one tap opens the device's own
@@ -115,13 +115,19 @@ function Avatar({ name, photoUrl }: { name: string | undefined; photoUrl: string
     );
   }
   return (
-    // Drawn from the attribute (styles.css) rather than as text: the link's name is 'Profile' (SPEC section
-    // 2), and visible text that is not part of a name confuses people who steer by voice.
-    <span aria-hidden="true" data-testid="avatar-initials" data-initials={initialsOf(name)} />
+    // Drawn from the attribute (styles.css) rather than as text: the link's name is 'Profile', and
+    // visible text that is not part of a name confuses people who steer by voice. It fills the circle, so
+    // '?' becoming 'PP' once the profile is read moves nothing.
+    <span
+      aria-hidden="true"
+      data-testid="avatar-initials"
+      data-initials={initialsOf(name)}
+      className="flex h-full w-full items-center justify-center"
+    />
   );
 }
 
-/** 'Select Patient' (SPEC section 2): the caregiver's patients by name and e-mail, from the replica. */
+/** 'Select Patient': the caregiver's patients by name and e-mail, from the replica. */
 function PatientSelector({ patients }: { patients: readonly AssociatedPatientEntry[] | undefined }) {
   const id = useId();
   const selected = useSelectedPatientId();

@@ -1,5 +1,3 @@
-import type { RecordsOf } from './records-of';
-
 // What a synced resource says about itself, once: everything that used to list the resources (the
 // device's tables, the pull and push, the permission catalogue, the caregiver's activity words, the
 // refused-change texts, the server's routes, the authorization matrix) reads it from these declarations,
@@ -65,10 +63,13 @@ export type ResourceDeclaration = {
    */
   readonly afterSync?: 'read-waiting-reports';
   /**
-   * For a resource with no code of its own on the server: its fields and messages (recordsOf), from which
-   * the server makes its routes and checks (src/server/services/record-resource.ts).
+   * 'records': a resource with no code of its own on the server. Its fields, checks and messages
+   * (recordsOf) are in records-list.ts, from which the server makes its routes and checks
+   * (src/server/services/record-resource.ts) and the device its write path (src/local/record-writes.ts).
+   * They are kept out of this declaration because every screen's first paint reads the declarations (the
+   * menus, the permission catalogue), and a schema would bring the schema library into it.
    */
-  readonly records?: RecordsOf;
+  readonly servedFrom?: 'records';
   /**
    * The screens of a resource added after the first menus were fixed: the menus, the caregiver's routes
    * and their guards add them from here (the first screens are listed in their menus).

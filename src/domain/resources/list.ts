@@ -6,6 +6,7 @@ import { labReportsResource } from './lab-reports';
 import { medicalHistoryResource } from './medical-history';
 import { pharmaciesResource } from './pharmacies';
 import { prescriptionsResource } from './prescriptions';
+import { vitalsResource } from './vitals';
 import type { ResourceDeclaration } from './declare';
 
 // The synced resources: the one list of them (see declare.ts). Their order is the permission catalogue's
@@ -20,6 +21,7 @@ export const RESOURCES = [
   labReportsResource,
   checkInsResource,
   medicalHistoryResource,
+  vitalsResource,
 ] as const satisfies readonly ResourceDeclaration[];
 
 type Resources = (typeof RESOURCES)[number];

@@ -15,6 +15,7 @@ import { TINY_PNG } from '../../fixtures/images';
 import { as, link, makePerson, type Person } from '../fixtures';
 import { multipartForm, type TestContext } from '../helpers';
 import { resourceOf } from '../../../src/domain/resources/list';
+import { isRecordsResource, recordsOfResource } from '../../../src/domain/resources/records-list';
 
 // The people and data one route is played with: the owner patient and the other callers, their links,
 // the owner's record (titled with a secret the answers are searched for), and the route's target.
@@ -285,14 +286,14 @@ async function ownerRecord(
 async function ownerDeclaredRecord(
   ctx: TestContext,
   owner: Person,
-  declaration: { path: string; titleField: string; records: { example: object } },
+  declaration: { path: string; titleField: string; example: object },
 ): Promise<Cast['record']> {
   const record = { id: randomUUID(), title: `Matrix secret ${randomUUID()}` };
   const response = await as(ctx, owner, {
     method: 'POST',
     url: declaration.path,
     payload: {
-      ...declaration.records.example,
+      ...declaration.example,
       id: record.id,
       patient_id: owner.patientId,
       [declaration.titleField]: record.title,
@@ -396,8 +397,11 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
   const declared = route.resource ? resourceOf(route.resource) : undefined;
   const record = !seedsRecord
     ? null
-    : declared && 'records' in declared
-      ? await ownerDeclaredRecord(ctx, owner, declared)
+    : declared && isRecordsResource(declared.key)
+      ? await ownerDeclaredRecord(ctx, owner, {
+          ...declared,
+          example: recordsOfResource(declared.key).example,
+        })
       : route.resource === 'prescriptions'
         ? await ownerPrescription(ctx, owner)
         : route.resource === 'lab_reports'

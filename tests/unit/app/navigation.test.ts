@@ -7,14 +7,14 @@ import {
 } from '../../../src/app/shell/navigation';
 import { PERMISSIONS } from '../../../src/domain/permissions';
 
-// The phone splits the spec's menu (SPEC section 2) into a tab bar and a More sheet: nothing is lost,
-// nothing added, the More sheet keeps the spec's order, and a caregiver's tabs follow the Read permissions.
+// The phone splits the menu (src/app/README.md) into a tab bar and a More sheet: nothing is lost,
+// nothing added, the More sheet keeps the menu's order, and a caregiver's tabs follow the Read permissions.
 
 const labels = (entries: readonly { label: string }[]) => entries.map((entry) => entry.label);
 const paths = (entries: readonly { to: string }[]) => entries.map((entry) => entry.to);
 
 describe('splitForPhone', () => {
-  it("gives a patient Home, Medicines, Appointments and Reports, and the rest in the spec's order", () => {
+  it("gives a patient Home, Medicines, Appointments and Reports, and the rest in the menu's order", () => {
     const { tabs, more } = splitForPhone(PATIENT_NAV);
     expect(tabs.map((tab) => [tab.label, tab.to])).toEqual([
       ['Home', '/dashboard'],
@@ -27,11 +27,12 @@ describe('splitForPhone', () => {
       'Pharmacies',
       'Caregivers',
       'Medical History',
+      'Vitals',
       'Caregiver Permissions Request',
       'Subscription',
       'Profile',
     ]);
-    // Every spec entry is in exactly one of the two.
+    // Every menu entry is in exactly one of the two.
     expect([...paths(tabs), ...paths(more)].sort()).toEqual(paths(PATIENT_NAV).sort());
   });
 
@@ -48,12 +49,13 @@ describe('splitForPhone', () => {
       'Doctors',
       'Pharmacies',
       'Medical History',
+      'Vitals',
       'Profile',
       'Permission Requests',
     ]);
   });
 
-  it('hides the tab of each Read permission the caregiver lacks (SPEC section 2)', () => {
+  it('hides the tab of each Read permission the caregiver lacks', () => {
     const { tabs, more } = splitForPhone(caregiverNav(['ReadAppointment']));
     expect(labels(tabs)).toEqual(['Home', 'Appointments']);
     expect(labels(more)).toEqual(['Patients', 'Profile', 'Permission Requests']);
@@ -64,7 +66,7 @@ describe('splitForPhone', () => {
 });
 
 describe('roles without a menu', () => {
-  it('sends Admin and Doctor, who have no menu (SPEC sections 1 and 6), to /unauthorized, and the others home', async () => {
+  it('sends Admin and Doctor, who have no menu, to /unauthorized, and the others home', async () => {
     const { homeFor } = await import('../../../src/app/shell/guards');
     expect([
       homeFor('Admin'),

@@ -23,7 +23,7 @@ const firstMessage = (result: { success: boolean; error?: { issues: { message: s
   result.error?.issues[0]?.message;
 
 describe('dates', () => {
-  it('formats with the display formats of SPEC section 9', () => {
+  it('formats with the display formats', () => {
     expect(formatDateTime('2026-03-05T14:30:00')).toBe('Thu, Mar 05, 2026, 14:30');
     expect(formatDate('2026-03-05')).toBe('Thu, Mar 05, 2026');
     expect(formatDate('not a date')).toBe('');
@@ -155,9 +155,13 @@ describe('error catalogue', () => {
 });
 
 describe('permissions', () => {
-  it('holds the catalogue of SPEC section 6', () => {
-    expect(PERMISSIONS).toHaveLength(19);
+  it('holds the permission catalogue', () => {
+    // The spec's 19, and Vitals' four (read, add, edit, delete).
+    expect(PERMISSIONS).toHaveLength(23);
     expect(PERMISSIONS).toContain('ViewDoctorProfile');
+    expect(PERMISSIONS).toEqual(
+      expect.arrayContaining(['ReadVitals', 'AddVitals', 'EditVitals', 'DeleteVitals']),
+    );
   });
   it('maps each caregiver route to its Read permission', () => {
     expect(CAREGIVER_PERMISSION_ROUTES.map((route) => route.permission)).toEqual([
@@ -167,6 +171,7 @@ describe('permissions', () => {
       'ReadAppointment',
       'ReadPrescription',
       'ReadMedicalHistory',
+      'ReadVitals',
     ]);
     expect(requiredPermissionFor('/caregiver/appointments')).toBe('ReadAppointment');
     expect(requiredPermissionFor('/caregiver/dashboard')).toBeUndefined();

@@ -21,7 +21,7 @@ import {
   SectionLink,
   type Paths,
 } from '../../features/dashboard/home-card';
-import { CheckInCard, FitbitCard, ResultsCard } from './home-feature-cards';
+import { CheckInCard, FitbitCard, ResultsCard, VitalsCard } from './home-feature-cards';
 import { useNextAppointments } from '../../features/dashboard/use-next-appointments';
 import { usePrescriptionCount } from '../../features/dashboard/use-prescription-count';
 import { useSyncFacts, type SyncFacts } from '../../features/dashboard/use-sync-facts';
@@ -29,8 +29,9 @@ import { useSyncFacts, type SyncFacts } from '../../features/dashboard/use-sync-
 // Home (/dashboard and /caregiver/dashboard): what comes next, read from this device's tables (so it
 // opens offline), and whether this device's changes reached the server. A screen, as it composes
 // features (../README.md): the dashboard's own cards, and today's medicines, the latest lab results, the
-// check-in and the Fitbit summary brought by their features, each in a chunk loaded after the first paint
-// (home-feature-cards.tsx); a caregiver sees a card's content only with the permission for its section.
+// check-in, the vitals and the Fitbit summary brought by their features, each in a chunk loaded after the
+// first paint (home-feature-cards.tsx); a caregiver sees a card's content only with the permission for its
+// section.
 
 const NEXT_APPOINTMENTS = 3;
 
@@ -118,6 +119,14 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
           />
           <CheckInCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
           <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
+          {/* Last: its quick-add buttons make it taller once drawn, and below it nothing moves. */}
+          <VitalsCard
+            patientId={patientId}
+            caregiver={caregiver}
+            allowed={may('ReadVitals')}
+            caregiverId={caregiver ? (profile?.caregiver_id ?? null) : null}
+            canAdd={may('AddVitals')}
+          />
         </div>
       ) : null}
       {ready ? children : null}

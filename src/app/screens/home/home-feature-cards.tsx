@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Activity, FlaskConical, HeartPulse } from 'lucide-react';
+import { Activity, FlaskConical, Gauge, HeartPulse } from 'lucide-react';
 import { HomeCard, NO_ACCESS_TEXT, type Paths } from '../../features/dashboard/home-card';
 import { useScreenDrawn } from '../../ui/first-screen';
 
-// Home's cards whose content other features bring: the latest lab results, today's check-in and the
-// Fitbit summary. Each content is a chunk loaded after the first paint (through load-home-cards.ts, see
+// Home's cards whose content other features bring: the latest lab results, today's check-in, the vitals
+// and the Fitbit summary. Each content is a chunk loaded after the first paint (through load-home-cards.ts, see
 // there why), so Home's first load carries only these shells (tests/build/budget.mjs). Until a chunk is
 // there the card says what it is doing; a caregiver without the section's permission gets no content
 // at all, only why. The chunks are asked for once Home is drawn (ui/first-screen.ts): asked for while its
@@ -21,6 +21,11 @@ const CheckInHomeCard = lazy(() =>
   homeCards()
     .then((loader) => loader.loadCheckInHomeCard())
     .then((module) => ({ default: module.CheckInHomeCard })),
+);
+const VitalsHomeCard = lazy(() =>
+  homeCards()
+    .then((loader) => loader.loadVitalsHomeCard())
+    .then((module) => ({ default: module.VitalsHomeCard })),
 );
 const FitbitHomeCard = lazy(() =>
   homeCards()
@@ -50,10 +55,27 @@ function Unavailable({ patientId, caregiver, allowed, what }: CardProps & { what
 
 const loading = (text: string) => <p className="text-muted">{text}</p>;
 
-/** A card's content, or what the card is doing until Home is drawn and the content's chunk is there. */
-function AfterFirstPaint({ waiting, children }: { waiting: string; children: ReactNode }) {
+/**
+ * A card's content, or what the card is doing until Home is drawn and the content's chunk is there.
+ * `reserve` keeps the room the content takes (a min-height class), from the first paint and through the
+ * content's own loading, for a card whose content is much taller than this sentence: grown after the first
+ * paint, it would push the card below it, which on a laptop starts at the bottom of the first screen.
+ */
+function AfterFirstPaint({
+  waiting,
+  reserve,
+  children,
+}: {
+  waiting: string;
+  reserve?: string;
+  children: ReactNode;
+}) {
   const drawn = useScreenDrawn();
-  return <Suspense fallback={loading(waiting)}>{drawn ? children : loading(waiting)}</Suspense>;
+  return (
+    <div className={`flex min-w-0 flex-1 flex-col ${reserve ?? ''}`}>
+      <Suspense fallback={loading(waiting)}>{drawn ? children : loading(waiting)}</Suspense>
+    </div>
+  );
 }
 
 export function ResultsCard({
@@ -84,7 +106,7 @@ export function CheckInCard({ patientId, caregiver, allowed }: CardProps) {
   return (
     <HomeCard id="check-in" title="Check-in" icon={HeartPulse}>
       {patientId && allowed ? (
-        <AfterFirstPaint waiting="Checking today’s check-in...">
+        <AfterFirstPaint waiting="Checking today’s check-in..." reserve="min-h-76">
           <CheckInHomeCard patientId={patientId} />
         </AfterFirstPaint>
       ) : (
@@ -94,11 +116,37 @@ export function CheckInCard({ patientId, caregiver, allowed }: CardProps) {
   );
 }
 
+/** The newest readings, and a button per kind: a reading is entered in two taps from Home. */
+export function VitalsCard({
+  patientId,
+  caregiver,
+  allowed,
+  caregiverId,
+  canAdd,
+}: CardProps & { caregiverId: string | null; canAdd: boolean }) {
+  return (
+    <HomeCard id="vitals" title="Vitals" icon={Gauge}>
+      {patientId && allowed ? (
+        <AfterFirstPaint waiting="Checking the latest vitals...">
+          <VitalsHomeCard
+            patientId={patientId}
+            caregiverId={caregiverId}
+            canAdd={canAdd}
+            path={caregiver ? '/caregiver/vitals' : '/vitals'}
+          />
+        </AfterFirstPaint>
+      ) : (
+        <Unavailable patientId={patientId} caregiver={caregiver} allowed={allowed} what="vitals" />
+      )}
+    </HomeCard>
+  );
+}
+
 export function FitbitCard({ patientId, caregiver, allowed }: CardProps) {
   return (
     <HomeCard id="fitbit" title="Fitbit" icon={Activity}>
       {patientId && allowed ? (
-        <AfterFirstPaint waiting="Checking the Fitbit summary...">
+        <AfterFirstPaint waiting="Checking the Fitbit summary..." reserve="min-h-76">
           <FitbitHomeCard patientId={patientId} />
         </AfterFirstPaint>
       ) : (

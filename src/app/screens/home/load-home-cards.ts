@@ -15,3 +15,7 @@ export function loadCheckInHomeCard() {
 export function loadFitbitHomeCard() {
   return import('../../features/fitbit/fitbit-home-card');
 }
+
+export function loadVitalsHomeCard() {
+  return import('../../features/vitals/vitals-home-card');
+}
