@@ -12,10 +12,10 @@ import { uuidFromDigest } from './record-ids';
 
 export { uuidFromDigest };
 
-// The daily medicine schedule (SPEC section 3: medicine_name, schedule_id, is_taken, start_date, end_date,
-// times; today's medicines grouped by time and sorted). It is not stored: it follows from the active
-// prescriptions, day by day, and from the marks people make. A mark is a synced record (resource
-// `dose_marks`) of one dose, taken or not taken, with who marked it and when.
+// The daily medicine schedule (README.md beside this file; an entry: medicine_name, schedule_id,
+// is_taken, start_date, end_date, times; today's medicines grouped by time and sorted). It is not stored:
+// it follows from the active prescriptions, day by day, and from the marks people make. A mark is a
+// synced record (resource `dose_marks`) of one dose, taken or not taken, with who marked it and when.
 //
 // A dose is named by its prescription (schedule_id), its day and its time, so the mark's id is made from
 // those three (doseMarkName, hashed the same way on the device and the server): two devices that mark
@@ -32,7 +32,7 @@ export const DOSE_MARK_MESSAGES = {
   markedNotTaken: 'Marked as not taken.',
 } as const;
 
-/** POST /api/prescriptions/schedule/taken { schedule_id, date, time, is_taken } (API.md). */
+/** POST /api/prescriptions/schedule/taken { schedule_id, date, time, is_taken }. */
 export const doseMarkBodySchema = z
   .object({
     /** The mark's id when a device made it: must be doseMarkId of the other three. */
@@ -116,7 +116,9 @@ type SchedulePrescription = Pick<
   | 'as_needed'
   | 'status'
   | 'time_zone'
->;
+> &
+  /** When the prescription was added to Kincare (ISO): a dose due before then was never anyone's to mark. */
+  Partial<Pick<Prescription, 'created_at'>>;
 type ScheduleMark = Pick<
   DoseMark,
   'schedule_id' | 'date' | 'time' | 'is_taken' | 'marked_by' | 'marked_by_name' | 'marked_at'
@@ -132,7 +134,11 @@ export function givesDosesOn(prescription: SchedulePrescription, date: string): 
   );
 }
 
-export type DoseState = 'taken' | 'not-taken' | 'missed' | 'due' | 'upcoming';
+/**
+ * 'before-added': due before the prescription was added to Kincare (added at 11:00 with an 08:00 dose).
+ * Nobody could mark it, so it is neither missed nor counted; it can still be marked if it was taken.
+ */
+export type DoseState = 'taken' | 'not-taken' | 'missed' | 'due' | 'upcoming' | 'before-added';
 
 export type ScheduledDose = {
   time: string;
@@ -146,7 +152,7 @@ export type ScheduledDose = {
   marked_at: string | null;
 };
 
-/** One medicine's doses of one day: SPEC's schedule entry, with each dose's mark. */
+/** One medicine's doses of one day: the schedule entry, with each dose's mark. */
 export type ScheduleEntry = {
   schedule_id: string;
   medicine_name: string;
@@ -166,9 +172,17 @@ export type ScheduleEntry = {
 /** How long after its time an unmarked dose still counts as due rather than missed. */
 export const DUE_WINDOW_MINUTES = 60;
 
-export function doseState(isTaken: boolean | null, dueAt: DateTime, now: Date): DoseState {
+/** Whether a dose was due before its prescription was added (see 'before-added'). */
+export function dueBeforeAdded(dueAt: DateTime, addedAt: string | undefined): boolean {
+  if (!addedAt) return false;
+  const added = Date.parse(addedAt);
+  return Number.isFinite(added) && dueAt.toMillis() < added;
+}
+
+export function doseState(isTaken: boolean | null, dueAt: DateTime, now: Date, addedAt?: string): DoseState {
   if (isTaken === true) return 'taken';
   if (isTaken === false) return 'not-taken';
+  if (dueBeforeAdded(dueAt, addedAt)) return 'before-added';
   const minutesLate = (now.getTime() - dueAt.toMillis()) / 60_000;
   if (minutesLate < 0) return 'upcoming';
   return minutesLate <= DUE_WINDOW_MINUTES ? 'due' : 'missed';
@@ -199,7 +213,7 @@ export function scheduleForDay(
           time,
           due_at: dueAt.toUTC().toISO() ?? '',
           is_taken: isTaken,
-          state: doseState(isTaken, dueAt, now),
+          state: doseState(isTaken, dueAt, now, prescription.created_at),
           marked_by: mark?.marked_by ?? null,
           marked_by_name: mark?.marked_by_name ?? null,
           marked_at: mark?.marked_at ?? null,
@@ -227,7 +241,7 @@ export type ScheduleSlot = {
   items: { entry: ScheduleEntry; dose: ScheduledDose }[];
 };
 
-/** Today's medicines grouped by time and sorted (SPEC section 3). */
+/** Today's medicines grouped by time and sorted. */
 export function groupByTime(entries: readonly ScheduleEntry[]): ScheduleSlot[] {
   const slots = new Map<string, ScheduleSlot>();
   for (const entry of entries)
@@ -248,7 +262,8 @@ export type AdherenceDay = {
 
 /**
  * Adherence of the `days` days ending with `today`: per day, the doses that were due by `now` and how many
- * were marked taken. A day with nothing due counts neither way.
+ * were marked taken. A day with nothing due counts neither way, nor does a dose due before its prescription
+ * was added to Kincare, unless it was marked taken.
  */
 export function adherence(
   today: string,
@@ -268,11 +283,19 @@ export function adherence(
     let taken = 0;
     for (const prescription of prescriptions) {
       if (!givesDosesOn(prescription, date)) continue;
+      const addedOn = prescription.created_at?.slice(0, 10) ?? '';
       for (const time of prescription.times) {
-        if (date > surelyOver && doseInstant(date, time, prescription.time_zone).toMillis() > now.getTime())
-          continue;
+        // Worked out only near today and near the day it was added: elsewhere a dose is plainly due.
+        const near =
+          date > surelyOver ||
+          (addedOn !== '' && date >= shiftedDay(addedOn, -1) && date <= shiftedDay(addedOn, 1));
+        const dueAt = near ? doseInstant(date, time, prescription.time_zone) : null;
+        if (dueAt && dueAt.toMillis() > now.getTime()) continue;
+        const isTaken = marks.get(markKey(prescription.id, date, time))?.is_taken === true;
+        if (addedOn !== '' && date < shiftedDay(addedOn, -1) && !isTaken) continue;
+        if (dueAt && dueBeforeAdded(dueAt, prescription.created_at) && !isTaken) continue;
         due += 1;
-        if (marks.get(markKey(prescription.id, date, time))?.is_taken === true) taken += 1;
+        if (isTaken) taken += 1;
       }
     }
     result.push({ date, due, taken });
@@ -282,7 +305,11 @@ export function adherence(
   return { days: result, due, taken, percent: due === 0 ? null : Math.round((taken / due) * 100) };
 }
 
-/** The reminder a patient's device shows: 'Metformin 500 mg - 08:00' (issue 11). */
+function shiftedDay(date: string, days: number): string {
+  return DateTime.fromISO(date).plus({ days }).toISODate() ?? date;
+}
+
+/** The reminder a patient's device shows: 'Metformin 500 mg - 08:00'. */
 export function reminderTitle(prescription: Pick<Prescription, 'medicine_name' | 'strength'>, time: string) {
   return `${medicineLabel(prescription)} - ${time}`;
 }

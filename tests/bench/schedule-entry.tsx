@@ -389,6 +389,7 @@ const STATE_ICONS = {
   missed: <AlertTriangle />,
   due: <Clock />,
   upcoming: <Clock />,
+  'before-added': <Clock />,
 } as const;
 
 /** TodaysSchedule's TimeSlot and DoseRow markup (page variant, markable), copied for the baseline. */

@@ -1,26 +1,19 @@
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
-import {
-  acceptBetaPolicyThroughApi,
-  apiToken,
   bearer,
-  createVerifiedUser,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
   linkCaregiverThroughApi,
-  signInThroughUi,
+  signIn,
   syncNow,
   waitForServiceWorker,
+  type Account,
 } from './support';
 
-// The daily medicine schedule on the device (issue 11, points 3, 5 and the browser part of 6): a
+// The daily medicine schedule on the device, offline and then synced: a
 // caregiver's phone goes offline, opens the selected patient's schedule on Home, marks the 08:00 dose
 // taken, reloads with no signal and still sees it taken; back online it syncs, and the patient's own
 // device shows the dose taken by that caregiver. A caregiver who may only read sees no Taken buttons.
@@ -48,15 +41,12 @@ function dayInZone(offset = 0): string {
   return date.toISOString().slice(0, 10);
 }
 
-type Patient = { email: string; name: string; token: string; patientId: string };
+type Patient = Account;
 
 /** A patient with a prescription taken at 08:00 and 20:00 since yesterday, made through the API. */
 async function patientWithPrescription(request: APIRequestContext, name: string): Promise<Patient> {
-  const patient = await createVerifiedUser(request, 'Patient', name);
-  const token = await apiToken(request, patient.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  const profile = await (await request.get('/api/auth/profile', { headers: bearer(token) })).json();
-  const patientId = profile.data.patient_id as string;
+  const patient = await createAccount(request, 'Patient', name);
+  const { token, patientId } = patient;
   const created = await request.post('/api/prescriptions', {
     headers: bearer(token),
     data: {
@@ -71,7 +61,7 @@ async function patientWithPrescription(request: APIRequestContext, name: string)
     },
   });
   expect(created.status(), await created.text()).toBe(201);
-  return { ...patient, token, patientId };
+  return patient;
 }
 
 /** A caregiver linked to the patient with these permissions (invited, and the invitation accepted). */
@@ -106,10 +96,10 @@ async function expectMarkButtonsLarge(buttons: Locator) {
   }
 }
 
-async function signInOnNewDevice(browser: Browser, email: string, viewport = PHONE) {
+async function signInOnNewDevice(browser: Browser, account: Account, viewport = PHONE) {
   const context = await browser.newContext({ viewport, timezoneId: ZONE });
   const page = await context.newPage();
-  await signInThroughUi(page, email);
+  await signIn(page, account);
   return { context, page };
 }
 
@@ -128,7 +118,7 @@ test.describe('at 390 x 844', () => {
       'EditPrescription',
     ]);
 
-    await signInThroughUi(page, caregiver.email);
+    await signIn(page, caregiver);
     await waitForServiceWorker(page);
     await syncNow(page);
     // The only patient is selected by itself; their medicines are Home's first card.
@@ -173,7 +163,7 @@ test.describe('at 390 x 844', () => {
       .toMatchObject({ is_taken: true, marked_by_name: 'Cam Carer' });
 
     // The patient's own phone shows who took care of it.
-    const own = await signInOnNewDevice(browser, patient.email);
+    const own = await signInOnNewDevice(browser, patient);
     await expect(homeCards(own.page).first()).toHaveAttribute('data-testid', 'home-medicines');
     await expect(morningDose(own.page)).toContainText('Taken by Cam Carer at');
     await expect(morningDose(own.page).getByRole('button', { name: 'Taken', exact: true })).toHaveAttribute(
@@ -191,7 +181,7 @@ test.describe('at 390 x 844', () => {
   }) => {
     const patient = await patientWithPrescription(request, 'Rita Readonly');
     const caregiver = await linkedCaregiver(request, patient, 'Rob Reader', ['ReadPrescription']);
-    await signInThroughUi(page, caregiver.email);
+    await signIn(page, caregiver);
     await expect(morningDose(page)).toBeVisible();
     await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
     await expect(medicinesCard(page).getByTestId('dose')).toHaveCount(2);
@@ -211,7 +201,7 @@ test.describe('at 390 x 844', () => {
   }) => {
     const patient = await patientWithPrescription(request, 'Nina Noaccess');
     const caregiver = await linkedCaregiver(request, patient, 'Nate Notallowed', ['ReadAppointment']);
-    await signInThroughUi(page, caregiver.email);
+    await signIn(page, caregiver);
     await expect(page.getByTestId('home-appointments')).not.toContainText('Select a patient');
     await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
     await expect(medicinesCard(page)).toContainText('The patient has not given you access to this section.');
@@ -223,7 +213,7 @@ test.describe('at 390 x 844', () => {
     request,
   }) => {
     const patient = await patientWithPrescription(request, 'Paula Patient');
-    await signInThroughUi(page, patient.email);
+    await signIn(page, patient);
     await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
     await morningDose(page).getByRole('button', { name: 'Taken', exact: true }).click();
     await expect(morningDose(page)).toContainText('Taken by Paula Patient at');
@@ -283,11 +273,94 @@ test.describe('at 1280 x 800', () => {
 
   test('the medicines card leads Home on a laptop, with its Taken buttons', async ({ page, request }) => {
     const patient = await patientWithPrescription(request, 'Lena Laptop');
-    await signInThroughUi(page, patient.email);
+    await signIn(page, patient);
     await expect(homeCards(page).first()).toHaveAttribute('data-testid', 'home-medicines');
     await expect(morningDose(page)).toBeVisible();
     await expectMarkButtonsLarge(medicinesCard(page).getByTestId('dose').getByRole('button'));
     await expectNoHorizontalOverflow(page, medicinesCard(page));
     await expectNoAxeViolations(page);
+  });
+});
+
+// A medicine added after one of today's dose times: that dose was nobody's to take, so it is neither
+// missed nor counted. The zone is one where it is now well into the day (so the dose 90 minutes ago is
+// today's): the browser runs in that zone too.
+const DAYTIME_ZONE =
+  ['America/New_York', 'Asia/Tokyo', 'Europe/London', 'America/Los_Angeles'].find((zone) => {
+    const hour = Number(
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(
+        new Date(),
+      ),
+    );
+    return hour >= 3 && hour < 22;
+  }) ?? 'Asia/Tokyo';
+
+/** A wall-clock time and its day in `zone`, `minutes` before now. */
+function earlierInZone(zone: string, minutes: number) {
+  const at = new Date(Date.now() - minutes * 60_000);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+test.describe('a medicine added after its dose time', () => {
+  test.use({ viewport: PHONE, timezoneId: DAYTIME_ZONE });
+
+  test('shows that dose as before the medicine was added, not missed, and counts no adherence for it', async ({
+    page,
+    request,
+  }) => {
+    const patient = await createAccount(request, 'Patient', 'Nadia New');
+    const dose = earlierInZone(DAYTIME_ZONE, 90);
+    const created = await request.post('/api/prescriptions', {
+      headers: bearer(patient.token),
+      data: {
+        patient_id: patient.patientId,
+        medicine_name: 'Lisinopril',
+        strength: '10 mg',
+        form: 'tablet',
+        directions: 'Take 1 tablet daily',
+        start_date: dose.date,
+        times: [dose.time],
+        time_zone: DAYTIME_ZONE,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    await signIn(page, patient);
+    const card = medicinesCard(page);
+    const row = card.getByTestId(`slot-${dose.time}`).getByTestId('dose').filter({ hasText: 'Lisinopril' });
+    await expect(row).toHaveAttribute('data-state', 'before-added');
+    await expect(row).toContainText('Before this medicine was added');
+    await expect(card).not.toContainText(/missed/i);
+    // No adherence yet: nothing was due since the medicine was added.
+    await expect(card.getByTestId('adherence-summary')).toHaveCount(0);
+    // It can still be marked, if it was taken before the medicine was added here.
+    await expect(row.getByRole('button', { name: 'Taken', exact: true })).toBeVisible();
+
+    await card.getByRole('link', { name: 'Open the full schedule' }).click();
+    const schedule = page.getByTestId('medicine-schedule');
+    await expect(schedule.getByTestId('adherence').getByTestId('adherence-figure')).toHaveText('–');
+    await expect(schedule).not.toContainText(/missed/i);
+    await expectNoHorizontalOverflow(page, schedule);
+    await expectNoAxeViolations(page);
+
+    // The server says the same of that dose.
+    const answer = await request.get(`/api/prescriptions/schedule?date=${dose.date}`, {
+      headers: bearer(patient.token),
+    });
+    const [entry] = (await answer.json()).data as { doses: { time: string; state: string }[] }[];
+    expect(entry?.doses).toEqual([expect.objectContaining({ time: dose.time, state: 'before-added' })]);
   });
 });

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import type { Role } from '../../src/domain/roles';
-import { careLinks } from '../../src/server/db/schema';
+import { careLinks, records } from '../../src/server/db/schema';
 import { insertCareLink, insertPerson, type Person } from '../fixtures/people';
 import type { TestContext } from './helpers';
 
@@ -43,4 +43,12 @@ export function as(ctx: TestContext, person: Pick<Person, 'token'>, options: Inj
     ...options,
     headers: { ...options.headers, authorization: `Bearer ${person.token}` },
   });
+}
+
+/**
+ * Says a record was added to Kincare at `addedAt`: a test that sweeps a fixed day's doses needs its
+ * prescription to have existed then (a dose due before its prescription was added is never reminded).
+ */
+export async function addedAt(ctx: TestContext, id: string, when: Date): Promise<void> {
+  await ctx.database.db.update(records).set({ createdAt: when }).where(eq(records.id, id));
 }

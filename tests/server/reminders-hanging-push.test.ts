@@ -1,7 +1,7 @@
 import webPush from 'web-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
-import { as, makePerson, type Person } from './fixtures';
+import { addedAt, as, makePerson, type Person } from './fixtures';
 import { startPushService, type TestPushService } from './push-service';
 
 // One person whose devices' push endpoints accept the connection and never answer must not hold back
@@ -75,6 +75,7 @@ async function prescribe(person: Person, name: string, time: string) {
     },
   });
   expect(response.statusCode, response.body).toBe(201);
+  await addedAt(ctx, response.json<{ data: { id: string } }>().data.id, new Date('2026-10-01T00:00:00Z'));
 }
 
 /** Waits until the push service has had a request more than `before`. */

@@ -3,7 +3,7 @@ import webPush from 'web-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REMINDER_MESSAGES, reminderPushSchema, type ReminderPush } from '../../src/domain/reminders';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
-import { as, link, makePerson, type Person } from './fixtures';
+import { addedAt as setAddedAt, as, link, makePerson, type Person } from './fixtures';
 import { startPushService, type TestPushService } from './push-service';
 
 // Medicine reminders end to end on the real app: devices opt in, the sweep sends each
@@ -58,7 +58,14 @@ async function subscribe(person: Person) {
   return subscription;
 }
 
-async function prescribe(overrides: Record<string, unknown> = {}) {
+/**
+ * A prescription added to Kincare at `addedAt` (by default long before the doses these tests sweep): a
+ * dose due before its prescription was added is never reminded.
+ */
+async function prescribe(
+  overrides: Record<string, unknown> = {},
+  addedAt: Date = new Date('2026-10-01T00:00:00.000Z'),
+) {
   const response = await as(ctx, patient, {
     method: 'POST',
     url: '/api/prescriptions',
@@ -73,7 +80,9 @@ async function prescribe(overrides: Record<string, unknown> = {}) {
     },
   });
   expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ data: { id: string } }>().data.id;
+  const id = response.json<{ data: { id: string } }>().data.id;
+  await setAddedAt(ctx, id, addedAt);
+  return id;
 }
 
 const received = (endpoint: string) =>
@@ -82,6 +91,24 @@ const received = (endpoint: string) =>
     .map((message) => reminderPushSchema.parse(message.payload));
 
 describe('medicine reminders', () => {
+  it('sends no reminder, and no caregiver alert, for a dose due before its prescription was added', async () => {
+    const phone = await subscribe(patient);
+    await link(ctx, patient, carer, ['ReadPrescription', 'EditPrescription']);
+    const carerPhone = await subscribe(carer);
+    // Added at 08:30 New York time on DAY: its 08:00 dose was due before anyone could mark it.
+    await prescribe(
+      { times: ['08:00', '20:00'], alert_caregivers: [carer.caregiverId ?? ''], alert_after_minutes: 45 },
+      at(minutes(30)),
+    );
+    expect(await ctx.app.reminders.runOnce(at(minutes(31)))).toBe(0);
+    expect(await ctx.app.reminders.runOnce(at(minutes(46)))).toBe(0); // when the alert would be due
+    expect(received(phone.endpoint)).toEqual([]);
+    expect(received(carerPhone.endpoint)).toEqual([]);
+    // Its evening dose is reminded as usual.
+    expect(await ctx.app.reminders.runOnce(at(minutes(12 * 60) + 1000))).toBeGreaterThan(0);
+    expect(received(phone.endpoint).map((reminder) => reminder.time)).toEqual(['20:00']);
+  });
+
   it('sends a due dose to the patient once, and its Taken action marks the dose', async () => {
     const phone = await subscribe(patient);
     const tablet = await subscribe(patient);

@@ -36,7 +36,7 @@ import type { Queryable } from '../services/transaction';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 import { typedAnswer } from './typed-answer';
 
-// /api/prescriptions (SPEC section 7 and API.md) on the synced-records engine: add, update, status,
+// /api/prescriptions (src/domain/README.md) on the synced-records engine: add, update, status,
 // delete, the 'future' list and the filtered list, the day's medicine schedule and marking a dose. The
 // mutations live in services/prescription-mutations.ts and dose-mark-mutations.ts, shared with the
 // batched replay (POST /api/sync/push). Devices read their replica; these reads serve other clients.
@@ -76,7 +76,7 @@ const scheduleEntrySchema = z.object({
       time: z.string(),
       due_at: z.string(),
       is_taken: z.boolean().nullable(),
-      state: z.enum(['taken', 'not-taken', 'missed', 'due', 'upcoming']),
+      state: z.enum(['taken', 'not-taken', 'missed', 'due', 'upcoming', 'before-added']),
       marked_by: z.string().nullable(),
       marked_by_name: z.string().nullable(),
       marked_at: z.string().nullable(),

@@ -103,7 +103,13 @@ export function createReminderService(options: {
 
   async function candidates(now: Date): Promise<Candidate[]> {
     const rows = await db
-      .select({ id: records.id, patientId: records.patientId, data: records.data, userId: patients.userId })
+      .select({
+        id: records.id,
+        patientId: records.patientId,
+        data: records.data,
+        createdAt: records.createdAt,
+        userId: patients.userId,
+      })
       .from(records)
       .innerJoin(patients, eq(patients.id, records.patientId))
       .where(
@@ -127,6 +133,9 @@ export function createReminderService(options: {
         if (!givesDosesOn(prescription, date)) continue;
         for (const time of prescription.times) {
           const due = doseInstant(date, time, prescription.time_zone).toJSDate();
+          // A dose due before the prescription was added was nobody's to take or to mark: no reminder,
+          // and above all no "has not marked this dose" to a caregiver.
+          if (due.getTime() < row.createdAt.getTime()) continue;
           const base = {
             prescriptionId: row.id,
             patientId: row.patientId,

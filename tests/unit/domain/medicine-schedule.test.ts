@@ -150,6 +150,25 @@ describe('scheduleForDay and groupByTime', () => {
     expect(doseState(false, due, new Date('2026-11-23T09:01:00Z'))).toBe('not-taken');
     expect(doseState(true, due, new Date('2026-11-23T07:00:00Z'))).toBe('taken');
   });
+
+  it('calls a dose due before its prescription was added neither missed nor due', () => {
+    // Added at 11:00 in New York, with an 08:00 and a 20:00 dose, seen at 11:05.
+    const added = rx({ start_date: '2026-11-23', created_at: '2026-11-23T16:00:00.000Z' });
+    const seen = new Date('2026-11-23T16:05:00Z');
+    const [entry] = scheduleForDay('2026-11-23', [added], new Map(), seen);
+    expect(entry?.doses.map((dose) => [dose.time, dose.state])).toEqual([
+      ['08:00', 'before-added'],
+      ['20:00', 'upcoming'],
+    ]);
+    // Marked as taken anyway (the person took it before adding the medicine): that counts.
+    const taken = indexMarks([mark(added.id, '2026-11-23', '08:00', true)]);
+    expect(scheduleForDay('2026-11-23', [added], taken, seen)[0]?.doses[0]?.state).toBe('taken');
+    // A start date in the past does not make the days before it was added missed.
+    const backdated = rx({ start_date: '2026-11-01', created_at: '2026-11-23T16:00:00.000Z' });
+    expect(scheduleForDay('2026-11-20', [backdated], new Map(), seen)[0]?.doses[0]?.state).toBe(
+      'before-added',
+    );
+  });
 });
 
 describe('adherence', () => {
@@ -175,6 +194,20 @@ describe('adherence', () => {
     ]);
     expect(result).toMatchObject({ due: 7, taken: 4, percent: 57 });
     expect(adherence('2026-11-23', 30, [], new Map(), now).percent).toBeNull();
+  });
+
+  it('does not count doses due before the prescription was added, unless they were taken', () => {
+    const now = new Date('2026-11-23T16:05:00Z'); // 11:05 in New York
+    // Added at 11:00 today, started weeks ago: nothing was due since, so there is no adherence yet.
+    const added = rx({ start_date: '2026-11-01', created_at: '2026-11-23T16:00:00.000Z' });
+    const fresh = adherence('2026-11-23', 7, [added], new Map(), now);
+    expect(fresh).toMatchObject({ due: 0, taken: 0, percent: null });
+    // One earlier dose marked as taken counts as taken; the unmarked ones still do not count.
+    const marks = indexMarks([mark(added.id, '2026-11-22', '08:00', true)]);
+    expect(adherence('2026-11-23', 7, [added], marks, now)).toMatchObject({ due: 1, taken: 1, percent: 100 });
+    // Added yesterday at 11:00: yesterday's 20:00 dose was due (unmarked: 0 of 1).
+    const yesterday = rx({ start_date: '2026-11-01', created_at: '2026-11-22T16:00:00.000Z' });
+    expect(adherence('2026-11-23', 7, [yesterday], new Map(), now)).toMatchObject({ due: 2, taken: 0 });
   });
 });
 

@@ -93,7 +93,7 @@ describe('prescriptions on the device', () => {
 
 describe('the schedule on the device', () => {
   it('marks a dose through the outbox, and marking it again changes the same record', async () => {
-    const id = await addPrescription(db, metformin);
+    const id = await addPrescription(db, metformin, new Date('2026-11-01T12:00:00Z'));
     const dose = {
       patient_id: PATIENT,
       schedule_id: id,

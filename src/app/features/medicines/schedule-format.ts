@@ -27,6 +27,7 @@ export function doseBadge(
     missed: { text: 'Missed', tone: 'danger' },
     due: { text: 'Due now', tone: 'info' },
     upcoming: { text: 'Upcoming', tone: 'neutral' },
+    'before-added': { text: 'Before this medicine was added', tone: 'neutral' },
   };
   return texts[dose.state];
 }
@@ -40,6 +41,7 @@ export function slotSummary(slot: Pick<ScheduleSlot, 'items'>): string {
   if (count('missed') > 0) return `${count('missed')} missed`;
   if (count('due') > 0) return 'Due now';
   if (count('upcoming') === total) return 'Upcoming';
+  if (count('before-added') === total) return 'Before this medicine was added';
   return `${count('taken')} of ${total} taken`;
 }
 

@@ -19,7 +19,7 @@ import { AdherenceChart, type AdherencePeriod } from './adherence-chart';
 import { adherenceSummary, dayLabel, doseBadge, shiftDay, slotSummary } from './schedule-format';
 import { localDay, useAdherence, useDaySchedule, useNow } from './use-medicine-schedule';
 
-// The daily medicine schedule (issue 11, points 3 and 5), read from the device's tables so it works with
+// The daily medicine schedule, read from the device's tables so it works with
 // no signal: the day's medicines grouped by time, each dose with its state in words and colour, and, for
 // whoever may mark doses, 'Taken' and 'Not taken' buttons (56 px high: it is used at arm's length, often
 // by someone holding the medicine in the other hand) that write through the outbox. The 'page' variant
@@ -286,6 +286,7 @@ const STATE_ICONS = {
   missed: <AlertTriangle />,
   due: <Clock />,
   upcoming: <Clock />,
+  'before-added': <Clock />,
 } as const;
 
 function DoseRow({
