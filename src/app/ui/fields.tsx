@@ -200,3 +200,48 @@ export function FileField(props: {
     </FieldFrame>
   );
 }
+
+/** A labelled text area (notes): the same frame, error and describedby as the inputs. */
+export function TextAreaField(props: BaseProps & { rows?: number; placeholder?: string }) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={props.label} required={props.required} error={props.error} hint={props.hint}>
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows ?? 3}
+        value={props.value}
+        placeholder={props.placeholder}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
+        aria-required={props.required ? true : undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+        onBlur={props.onBlur}
+        className={inputClass(props.error)}
+      />
+    </FieldFrame>
+  );
+}
+
+/** A checkbox with its words as its label, the whole row a 44 px target. */
+export function CheckboxField({
+  checked,
+  onChange,
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-3 text-text">
+      <input
+        type="checkbox"
+        className="h-5 w-5 shrink-0 accent-primary"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <span className="min-w-0">{children}</span>
+    </label>
+  );
+}

@@ -1,4 +1,4 @@
-// The fallback text while screens load (SPEC section 2). A module of its own: the app's entry shows it
+// The fallback text while screens load. A module of its own: the app's entry shows it
 // before anything else, and the entry's size is every page's first load (tests/build/budget.mjs).
 export function LoadingScreen() {
   return (

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { PERMISSION_CATALOGUE, type Permission } from '../../domain/permissions';
 
-// The permission catalogue of SPEC section 6 as a form control (SPEC section 2, 'Request Additional
+// The permission catalogue (domain/permissions.ts) as a form control ('Request Additional
 // Permissions'): one expandable section per resource, a tri-state checkbox per section, and a checkbox per
 // permission whose description is its tooltip. A tooltip alone would leave phones (no hover) and screen
 // readers without it, so the description is also the checkbox's accessible description and, on a device

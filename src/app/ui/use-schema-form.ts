@@ -2,9 +2,15 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { useScreenDrawn } from './first-screen';
 
-// Form state checked against a domain schema (SPEC section 5: validation runs on change, on blur, on mount
-// and on submit; the form submits only when there are no errors). Errors are computed on every change;
-// they are shown for a field once it was touched, and for all fields after a submit attempt.
+// The one form mechanism of the app: every form's values, its checks against a domain schema and the
+// messages beside its fields go through this hook (form.tsx adds the submit path and the frame). Errors
+// are computed on every change; a field shows its own once the person changed it and left it, and every
+// field shows its own once a save was tried. Nothing is shown before anything is typed: an error
+// appearing as the focus leaves an untouched field would move what is below it, and the tap that left
+// the field (on Add, on Cancel) would miss.
+//
+// Values are text for text inputs, and whatever else a form holds (dose times, a checkbox, rows of
+// results); the schema judges them all, and may check several fields together (a refine with a path).
 //
 // The schema is given, or loaded: the sign-in page paints before Zod arrives (its first load has a budget,
 // tests/build/budget.mjs), so its form passes a loader, starts it once the screen is drawn
@@ -13,6 +19,13 @@ import { useScreenDrawn } from './first-screen';
 // (use-zod-form.ts), this hook with the schema given.
 
 export type FormValues = Record<string, string>;
+/** A form's values: text for its text inputs, anything else for its other controls. */
+export type AnyFormValues = Record<string, unknown>;
+/** The names of a form's text values (those `field` gives input props for). */
+export type TextFieldName<Values> = {
+  [Name in keyof Values]: Values[Name] extends string ? Name : never;
+}[keyof Values] &
+  string;
 /** A schema, or a way to load one (see `loadSchema`). */
 export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
 
@@ -24,9 +37,11 @@ export function loadSchema<Module>(
   return () => importModule().then(pick);
 }
 
-export function useSchemaForm<Values extends FormValues>(source: SchemaSource, initial: Values) {
+export function useSchemaForm<Values extends AnyFormValues>(source: SchemaSource, initial: Values) {
   const [values, setValues] = useState<Values>(initial);
-  const [touched, setTouched] = useState<Partial<Record<keyof Values, boolean>>>({});
+  // Left after a change: the field shows its error. A field only visited stays quiet until a save.
+  const [touched, setTouched] = useState<Partial<Record<string, boolean>>>({});
+  const changed = useRef(new Set<string>());
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [loaded, setLoaded] = useState<z.ZodType | null>(null);
@@ -69,26 +84,42 @@ export function useSchemaForm<Values extends FormValues>(source: SchemaSource, i
   );
   const errors = useMemo(() => check(schema, values), [check, schema, values]);
 
-  const visibleError = useCallback(
-    (name: keyof Values & string) => (submitted || touched[name] ? errors[name] : undefined),
+  /** The error to show for a field or a part of the form ('file', 'times'): once left changed, or after a save. */
+  const errorOf = useCallback(
+    (name: string) => (submitted || touched[name] ? errors[name] : undefined),
     [errors, submitted, touched],
   );
 
-  const field = (name: keyof Values & string) => ({
+  /**
+   * The person changed `name`: the values become `next` of them (a change may carry others along, as
+   * directions carry their dose times), and the server's word about that field no longer applies.
+   */
+  const update = (name: keyof Values & string, next: (previous: Values) => Values) => {
+    startLoading();
+    changed.current.add(name);
+    setValues(next);
+    setServerErrors((previous) => {
+      const { [name]: _dropped, ...rest } = previous;
+      return rest;
+    });
+  };
+
+  /** Changes one value (any kind). */
+  const set = <Name extends keyof Values & string>(name: Name, value: Values[Name]) =>
+    update(name, (previous) => ({ ...previous, [name]: value }));
+
+  /** Shows a field's error now (a value heard by voice input is judged at once, as if typed and left). */
+  const touch = (name: string) => setTouched((previous) => ({ ...previous, [name]: true }));
+
+  /** The props of a text input (ui/fields.tsx) for one of the form's text values. */
+  const field = (name: TextFieldName<Values>) => ({
     name,
-    value: values[name] ?? '',
-    error: visibleError(name),
-    onChange: (value: string) => {
-      startLoading();
-      setValues((previous) => ({ ...previous, [name]: value }));
-      setServerErrors((previous) => {
-        const { [name]: _dropped, ...rest } = previous;
-        return rest;
-      });
-    },
+    value: String(values[name] ?? ''),
+    error: errorOf(name),
+    onChange: (value: string) => set(name, value as Values[typeof name]),
     onBlur: () => {
       startLoading();
-      setTouched((previous) => ({ ...previous, [name]: true }));
+      if (changed.current.has(name)) touch(name);
     },
   });
 
@@ -117,7 +148,11 @@ export function useSchemaForm<Values extends FormValues>(source: SchemaSource, i
   return {
     values,
     setValues,
+    set,
+    update,
     errors,
+    errorOf,
+    touch,
     field,
     validate,
     validateReady,
@@ -125,6 +160,7 @@ export function useSchemaForm<Values extends FormValues>(source: SchemaSource, i
     reset: (next: Values) => {
       setValues(next);
       setTouched({});
+      changed.current.clear();
       setSubmitted(false);
       setServerErrors({});
     },

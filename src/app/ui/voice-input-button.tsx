@@ -3,11 +3,11 @@ import { Mic } from 'lucide-react';
 import { listen, speak } from '../../local/speech';
 import { useSpeechEnabled } from './speech/use-speech-enabled';
 
-// Optional voice input (SPEC section 2: 'Text inputs offer optional voice input ... when speech is
-// enabled'): a microphone button beside a field, shown only when the person turned speech on. It hears one
-// phrase (en-US) and hands the words to the field, which turns them into its value (a date, an e-mail) or
-// answers why it cannot. Every message is shown under the field and read aloud. Each form lays out the
-// row itself (a shared layout module would be one more chunk name in the first screens' preload list).
+// Optional voice input for text fields: a microphone button beside a field, shown only when the person
+// turned speech on. It hears one phrase (en-US) and hands the words to the field, which turns them into
+// its value (a date, an e-mail) or answers why it cannot. Every message is shown under the field and read
+// aloud. Each form lays out the row itself (a shared layout module would be one more chunk name in the
+// first screens' preload list).
 
 type Props = {
   /** The field's visible label: the button is 'Speak the <label>'. */

@@ -9,7 +9,7 @@ import {
 } from '../../../src/app/features/permission-requests/permission-request-format';
 
 // How the caregiver pages word what the replica holds: the activity sentence with its time, permission
-// labels, and the permission-request status compared case-insensitively (SPEC sections 2 and 3).
+// labels, and the permission-request status compared case-insensitively.
 
 const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
   id: '1',
@@ -75,7 +75,7 @@ describe('shownStatusOf', () => {
     ['Accepted', 'approved'],
     ['rejected', 'rejected'],
     ['REJECTED', 'rejected'],
-    // Anything else is not a request to answer: it reads Rejected (SPEC section 2).
+    // Anything else is not a request to answer: it reads Rejected.
     ['cancelled', 'rejected'],
     ['', 'rejected'],
   ])('%s -> %s', (status, shown) => {

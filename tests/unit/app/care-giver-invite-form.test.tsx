@@ -5,7 +5,7 @@ import { http } from '../../../src/local/http';
 import { OFFLINE_MESSAGE } from '../../../src/local/http-errors';
 import { fakeServer, type Answer, type Call } from '../local/support';
 
-// The invite form of /care-giver: what it sends (SPEC section 3's invite payload), and where the server's
+// The invite form of /care-giver: what it sends (the invite payload), and where the server's
 // answers show: a 400's field messages beside their fields, a problem with the e-mail on the e-mail field,
 // anything else as the form's alert; offline it says it needs a connection and sends nothing.
 

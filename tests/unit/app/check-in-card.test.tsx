@@ -8,7 +8,7 @@ import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { checkInOf } from '../../../src/local/check-in';
 import { fakeSynthesis } from '../local/speech-fakes';
 
-// Home's check-in card (issue 14 point 5) on the device's tables: the patient answers one question at a
+// Home's check-in card on the device's tables: the patient answers one question at a
 // time with a tap, each answer queued in the outbox (so it works with no signal), the next question
 // asked at once, a skip and a start-again; healthCheckinDone follows; a caregiver only reads.
 

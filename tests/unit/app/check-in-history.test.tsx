@@ -7,7 +7,7 @@ import { yOf, PLOT, CHART_HEIGHT } from '../../../src/app/ui/chart/chart-geometr
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { CheckInHistorySection, lastDays } from '../../../src/app/features/check-in/check-in-history-section';
 
-// The check-in charts with the medical history (issue 14 point 5): 30 days read from the replica, each
+// The check-in charts with the medical history: 30 days read from the replica, each
 // chart drawing what was answered that day (mood 1-5, hours of sleep, pain, PHQ-2 total) and leaving a
 // gap, not a zero, for a day with no check-in.
 

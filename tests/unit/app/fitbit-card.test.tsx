@@ -7,7 +7,7 @@ import { setHttpEvents } from '../../../src/local/http-events';
 import { fitbitKey } from '../../../src/local/fitbit';
 import { fakeServer, type Answer, type Call } from '../local/support';
 
-// Home's Fitbit card (issue 14 point 6) on the device: what the patient and a caregiver see for each
+// Home's Fitbit card on the device: what the patient and a caregiver see for each
 // answer of the server (not set up, not connected, ended by Fitbit, connected), the saved summary
 // offline, and the patient's Connect button sending them to Fitbit's sign-in page.
 

@@ -6,7 +6,7 @@ import type { LabResult } from '../../../src/domain/lab-results';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { flagSummary, latestReports } from '../../../src/app/features/dashboard/latest-results-data';
 
-// Home's 'Latest results' card on the device's tables (issue 14, point 1): the newest reports with their
+// Home's 'Latest results' card on the device's tables: the newest reports with their
 // type and date, values outside the reference range first and named High or Low in words, the honest
 // empty state, a live update when a report lands, and a caregiver without ReadLabReport shown nothing of
 // the patient's results. The check-in and Fitbit cards (other features' content) get only their shells and

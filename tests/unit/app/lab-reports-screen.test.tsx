@@ -1,4 +1,4 @@
-// The lab report screen on the device's tables (issue 12): the history as cards or a table, its debounced
+// The lab report screen on the device's tables: the history as cards or a table, its debounced
 // filters and empty state, permissions, reports waiting to upload or ready to review, the upload flow
 // (online: uploaded, read, reviewed, saved; offline: kept to be read later), the form's messages, and the
 // Trends chart's band. The pure parts (ranges, the photo resize's size, the form's checks) first.
@@ -152,7 +152,7 @@ describe('pure parts', () => {
     expect(jpegName('IMG_0001.HEIC')).toBe('IMG_0001.jpg');
   });
 
-  it('checks the form in the spec words', () => {
+  it('checks the form in the product words', () => {
     const context = { today: '2026-05-01', hasFile: false, results: [] };
     expect(checkLabForm(EMPTY_LAB_FORM, context)).toEqual({
       report_type: LAB_REPORT_MESSAGES.reportTypeRequired,
@@ -275,7 +275,7 @@ describe('history', () => {
     fireEvent.change(within(filters).getByLabelText('Date Range start'), {
       target: { value: '2026-04-01' },
     });
-    // The chosen date as the spec writes it.
+    // The chosen date as the filters write it.
     expect(within(filters).getByText('2026/04/01')).toBeTruthy();
     expect(await screen.findByText('No reports found.', {}, { timeout: 1500 })).toBeTruthy();
     fireEvent.click(within(filters).getByRole('button', { name: 'Clear Filters' }));

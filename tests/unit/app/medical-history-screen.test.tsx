@@ -1,4 +1,4 @@
-// The medical history screen on the device's table (issue 14 point 2; the table holds each entry as a
+// The medical history screen on the device's table (the table holds each entry as a
 // field of its own, read through the domain's assembler): honest empty states, adding,
 // editing and removing entries through the form in a sheet (checked with the domain's messages, saved
 // through the outbox), the lifestyle, and a caregiver's read-only view.

@@ -12,7 +12,7 @@ import {
   slotSummary,
 } from '../../../src/app/features/medicines/schedule-format';
 
-// The medicine schedule screen (issue 11, points 3 and 5) on the device's tables: doses grouped by time
+// The medicine schedule screen on the device's tables: doses grouped by time
 // with their state in words, Taken / Not taken writing through the outbox as the signed-in person, no
 // buttons for someone who may only read, the day picker for late marks, the states moving on by the
 // minute, adherence with days that had nothing due left empty, and the reminder switch's honest states.

@@ -8,7 +8,7 @@ import { http } from '../../../src/local/http';
 import { OFFLINE_MESSAGE } from '../../../src/local/http-errors';
 import { fakeServer, type Call } from '../local/support';
 
-// The patient's 'Caregivers Permission List' (SPEC section 2) read from the replica: pending rows have
+// The patient's 'Caregivers Permission List' read from the replica: pending rows have
 // Accept and Decline, approved ones (any case, 'Accepted' too) read Approved, anything else Rejected; an
 // answer goes to the server only when online.
 
@@ -70,13 +70,36 @@ describe('PermissionRequestsPage', () => {
       expect(within(card(name)).getByText(shown)).toBeTruthy();
       expect(within(card(name)).queryAllByRole('button')).toHaveLength(0);
     }
-    // The table carries the same rows under the spec's columns.
-    expect(screen.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      'Requested',
-      'Caregiver',
-      'Permissions',
-      'Status',
-    ]);
+    // A phone has the cards only: each answer is in the page once.
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('is a table from 768 px with the same rows under the columns, and no cards', async () => {
+    window.matchMedia = ((query: string) => ({
+      matches: true,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    })) as unknown as typeof window.matchMedia;
+    try {
+      render(<PermissionRequestsPage />);
+      const table = await screen.findByRole('table', { name: 'Permission requests from your caregivers' });
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((cell) => cell.textContent),
+      ).toEqual(['Requested', 'Caregiver', 'Permissions', 'Status']);
+      const row = within(table)
+        .getAllByRole('row')
+        .find((item) => item.textContent?.includes('Alex Asker'));
+      expect(
+        row && within(row).getByRole('button', { name: 'Accept the request of Alex Asker' }),
+      ).toBeTruthy();
+      expect(row?.textContent).toContain('Add Appointment');
+      expect(screen.queryAllByRole('listitem')).toHaveLength(0);
+    } finally {
+      Reflect.deleteProperty(window, 'matchMedia');
+    }
   });
 
   it('sends Accept and Decline to the server as the contract names them', async () => {

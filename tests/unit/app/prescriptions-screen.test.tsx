@@ -1,4 +1,4 @@
-// The prescriptions screen on the device's tables (issue 11, point 5): directions suggest the dose times until the
+// The prescriptions screen on the device's tables: directions suggest the dose times until the
 // person chooses them, saving goes through the outbox, the list shows current ones or what the filters keep, status
 // changes and delete, a caregiver who may only read, and reading a label photo (online only).
 

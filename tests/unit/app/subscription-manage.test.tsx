@@ -1,6 +1,6 @@
-// The Subscription screen's Manage tab and its offline behaviour (issue 13): Plan, Amount, Status with the
-// spec's colours (SPEC section 2: active teal, trialing yellow, anything else red), the dates, Cancel only
-// when active and behind the spec's confirmation, the store defaults of SPEC section 8 when a fetch fails
+// The Subscription screen's Manage tab and its offline behaviour: Plan, Amount, Status with the
+// colours of src/server/services/billing/README.md (active teal, trialing yellow, anything else red), the
+// dates, Cancel only when active and behind its confirmation, the store defaults when a fetch fails
 // online, and offline: the saved plan shows and every change says it needs a connection without trying.
 // Also the error toasts that offer the Subscription page when a plan's limit is reached.
 

@@ -1,5 +1,5 @@
-// The subscription modal the login opens (issue 13; SPEC sections 4 and 8): it lists the plans with the one
-// of a corporate sign-up already chosen, subscribes with the login's subscribe token and no one's bearer
+// The subscription modal the login opens (src/server/services/billing/README.md): it lists the plans with the
+// one of a corporate sign-up already chosen, subscribes with the login's subscribe token and no one's bearer
 // token, and then either signs in (a free plan, at once) or goes to the checkout (a paid one).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

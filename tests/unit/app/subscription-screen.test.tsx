@@ -1,5 +1,5 @@
-// The Subscription screen's Plans tab on the device's tables (issue 13): every combination of the spec's
-// plan card rules (SPEC section 4) as rendered, the card's contents, and what each button asks of the
+// The Subscription screen's Plans tab on the device's tables: every combination of the plan card rules
+// (src/server/services/billing/README.md) as rendered, the card's contents, and what each button asks of the
 // server and what follows (checkout, toast, the saved plan). The Manage tab and offline are in
 // subscription-manage.test.tsx.
 

@@ -10,8 +10,8 @@ import { STORAGE_KEYS } from '../../../src/domain/storage-keys';
 import { fakeRecognition, fakeSynthesis, lastRecognizer, type FakeSynthesis } from '../local/speech-fakes';
 
 // Speech in the interface: the microphone button (only when speech is enabled; 'Listening…' while it
-// hears; SPEC's texts when recognition is missing or fails), the invite form's spoken e-mail, the profile's
-// switch, and toasts read aloud (only when enabled). The Web Speech APIs are fakes on window.
+// hears; the product's texts when recognition is missing or fails), the invite form's spoken e-mail, the
+// profile's switch, and toasts read aloud (only when enabled). The Web Speech APIs are fakes on window.
 
 let synthesis: FakeSynthesis;
 const online = vi.spyOn(navigator, 'onLine', 'get');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   APPOINTMENT_STATUSES,
   APPOINTMENT_STEP_MINUTES,
@@ -12,9 +12,7 @@ import { addAppointment, editAppointment, type Attachment } from '../../../local
 import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';
 import { userDb } from '../../../local/db';
 import { FileField, SelectField, TextField } from '../../ui/fields';
-import { FormAlert } from '../../ui/form-alert';
-import { useSubmit } from '../../ui/use-submit';
-import { Button } from '../../ui/button';
+import { Form, useFormSubmit } from '../../ui/form';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useDoctors } from './use-appointments';
 
@@ -45,34 +43,8 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const [initial] = useState(() => initialValues(editing));
   const form = useZodForm(appointmentFormSchema, initial);
   const doctors = useDoctors(patientId);
-  const { busy, failure, run } = useSubmit();
   const [attachment, setAttachment] = useState<Attachment | null>(null);
   const [attachmentError, setAttachmentError] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  // Focus lands on the first field when the form opens, so keyboard and screen reader users start there.
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
-  }, []);
-
-  // A field shows its error on blur only once the person changed it. The form opens with the focus in the
-  // title: an error appearing as the focus leaves it untouched would push the buttons down between press
-  // and release, and the tap on Add or Cancel would be lost.
-  const field = (name: keyof typeof initial) => {
-    const props = form.field(name);
-    return {
-      ...props,
-      onBlur: () => {
-        if (form.values[name] !== initial[name]) props.onBlur();
-      },
-    };
-  };
-
-  // A submit with errors moves focus to the first field that has one.
-  const focusFirstError = () =>
-    requestAnimationFrame(() =>
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-    );
 
   const chooseFile = (file: File | undefined) => {
     const problem = file ? uploadProblem('appointment', file) : null;
@@ -89,47 +61,44 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   if (editing?.doctor_id && !doctors.some((doctor) => doctor.doctor_id === editing.doctor_id))
     doctorOptions.push({ value: editing.doctor_id, label: 'A doctor no longer in the list' });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const values = form.validate<AppointmentForm>();
-    if (!values || attachmentError) {
-      focusFirstError();
-      return;
-    }
+  const save = async (values: AppointmentForm) => {
     const fields = {
       ...values,
       appointment_date: localInputToIso(values.appointment_date) ?? '',
       doctor_id: values.doctor_id || null,
     };
-    await run(async () => {
-      // Only what the person changed in this form: another tab or device may have changed the rest.
-      if (editing) {
-        const changes = changedFields(fields, {
-          ...initial,
-          appointment_date: editing.appointment_date,
-          doctor_id: editing.doctor_id,
-        });
-        await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
-        onDone('Appointment updated', editing.id);
-      } else {
-        const id = await addAppointment(userDb(), {
-          ...fields,
-          patient_id: patientId,
-          caregiver_id: caregiverId,
-          attachment,
-        });
-        onDone('Appointment added', id);
-      }
+    // Only what the person changed in this form: another tab or device may have changed the rest.
+    if (editing) {
+      const changes = changedFields(fields, {
+        ...initial,
+        appointment_date: editing.appointment_date,
+        doctor_id: editing.doctor_id,
+      });
+      await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
+      onDone('Appointment updated', editing.id);
+      return;
+    }
+    const id = await addAppointment(userDb(), {
+      ...fields,
+      patient_id: patientId,
+      caregiver_id: caregiverId,
+      attachment,
     });
+    onDone('Appointment added', id);
   };
+  const submission = useFormSubmit(form, save, { blocked: () => attachmentError !== null });
+  const { field } = form;
 
   return (
-    <form
-      ref={formRef}
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label={editing ? 'Edit appointment' : 'New appointment'}
-      className="grid gap-x-4 sm:grid-cols-2"
+    <Form
+      label={editing ? 'Edit appointment' : 'New appointment'}
+      focusFirstField
+      columns={2}
+      onSubmit={submission.onSubmit}
+      failure={submission.failure}
+      submitLabel={editing ? 'Save changes' : 'Add appointment'}
+      busy={submission.busy}
+      onCancel={onCancel}
     >
       <TextField
         label="Title"
@@ -170,16 +139,7 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
           onChoose={chooseFile}
         />
       </div>
-      <FormAlert message={failure} className="sm:col-span-2" />
-      <div className="flex gap-3 sm:col-span-2">
-        <Button type="submit" disabled={busy}>
-          {editing ? 'Save changes' : 'Add appointment'}
-        </Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    </Form>
   );
 }
 

@@ -1,9 +1,10 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { CalendarClock, CircleCheck, CircleX, CloudUpload, MapPin, Paperclip, Phone } from 'lucide-react';
 import { formatDateTime } from '../../../domain/dates';
 import type { Appointment } from '../../../domain/appointments';
 import { Button } from '../../ui/button';
 import { Badge, type BadgeTone } from '../../ui/badge';
+import { CardList } from '../../ui/data-list';
 import { fileUrl } from '../../../local/files';
 import type { LocalDoctor } from '../../../local/db';
 import { doctorKey, useAppointmentDoctors } from './use-appointments';
@@ -97,17 +98,22 @@ export function AppointmentList({
       {appointments.length === 0 ? (
         <p className="text-muted">{emptyText}</p>
       ) : (
-        <ul className="space-y-3">
-          {appointments.map((appointment) => (
+        <CardList
+          items={appointments}
+          keyOf={(appointment) => appointment.id}
+          labelledBy={headingId}
+          cardClassName="flex flex-wrap items-start justify-between gap-3"
+          itemAttributes={(appointment) => ({ 'data-appointment-id': appointment.id })}
+          focusKey={focusId}
+          onFocused={onFocused}
+        >
+          {(appointment) => (
             <AppointmentItem
-              key={appointment.id}
               appointment={appointment}
               canEdit={canEdit}
               canDelete={canDelete}
               onEdit={onEdit}
               onDelete={onDelete}
-              focus={appointment.id === focusId}
-              onFocused={onFocused}
               addedBy={addedBy(appointment.caregiver_id)}
               doctor={
                 appointment.doctor_id
@@ -115,8 +121,8 @@ export function AppointmentList({
                   : undefined
               }
             />
-          ))}
-        </ul>
+          )}
+        </CardList>
       )}
     </section>
   );
@@ -128,8 +134,6 @@ function AppointmentItem({
   canDelete,
   onEdit,
   onDelete,
-  focus,
-  onFocused,
   addedBy,
   doctor,
 }: {
@@ -138,25 +142,11 @@ function AppointmentItem({
   canDelete: boolean;
   onEdit: (appointment: Appointment) => void;
   onDelete: (appointment: Appointment) => void;
-  focus: boolean;
-  onFocused: (() => void) | undefined;
   addedBy: string | null;
   doctor: LocalDoctor | undefined;
 }) {
-  const ref = useRef<HTMLLIElement>(null);
-  // After a save, focus moves to the result, so a keyboard or screen reader user hears what was saved.
-  useEffect(() => {
-    if (!focus) return;
-    ref.current?.focus();
-    onFocused?.();
-  }, [focus, onFocused]);
   return (
-    <li
-      ref={ref}
-      tabIndex={-1}
-      data-appointment-id={appointment.id}
-      className="flex flex-wrap items-start justify-between gap-3 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border focus:outline-none focus:ring-2 focus:ring-focus"
-    >
+    <>
       <div className="min-w-0">
         <p className="font-semibold text-text [overflow-wrap:anywhere]">{appointment.appointment_title}</p>
         <p className="text-text">{formatDateTime(appointment.appointment_date)}</p>
@@ -213,6 +203,6 @@ function AppointmentItem({
           </Button>
         ) : null}
       </div>
-    </li>
+    </>
   );
 }

@@ -4,7 +4,7 @@ import type { Appointment } from '../../../domain/appointments';
 import { removeAppointment } from '../../../local/appointments';
 import { userDb } from '../../../local/db';
 import { Button } from '../../ui/button';
-import { Card, PageTitle } from '../../ui/page';
+import { Card, NoPatientSelected, PageTitle } from '../../ui/page';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { AppointmentFormPanel } from './appointment-form';
 import { AppointmentList } from './appointment-list';
@@ -38,16 +38,7 @@ export function AppointmentsPage({ patientId, caregiverId, can }: Props) {
         ?.focus();
   }, [editing]);
 
-  if (!patientId) {
-    return (
-      <>
-        <PageTitle>Appointments</PageTitle>
-        <Card>
-          <p>Please select patient.</p>
-        </Card>
-      </>
-    );
-  }
+  if (!patientId) return <NoPatientSelected title="Appointments" />;
   const confirmDelete = async () => {
     if (!deleting) return;
     await removeAppointment(userDb(), deleting.id);

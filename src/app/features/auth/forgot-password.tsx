@@ -12,7 +12,7 @@ import { useZodForm } from '../../ui/use-zod-form';
 import { useOnline } from '../../ui/use-online';
 import { OFFLINE_MESSAGE } from '../../../local/http-errors';
 
-// Forgot password: e-mail -> 6-digit code -> new password (SPEC section 7; toasts of section 8). The reset
+// Forgot password: e-mail -> 6-digit code -> new password, each step toasted when it succeeds. The reset
 // token verify-otp answers is held in this component's state only (never stored) and sent with the new password.
 
 type Step = 'email' | 'otp' | 'password';

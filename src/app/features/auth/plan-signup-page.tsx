@@ -3,8 +3,9 @@ import { Link } from '@tanstack/react-router';
 import { BILLING_MESSAGES, type Plan } from '../../../domain/billing';
 import { fetchPlans, planPriceText } from '../../../local/billing';
 import { SignUpForm } from './sign-up-form';
+import { Card } from '../../ui/card';
 
-// /signup/:plan (SPEC section 2, public: the corporate sign-up). The sign-up form with the link's plan
+// /signup/:plan (public: the corporate sign-up). The sign-up form with the link's plan
 // named; the account remembers the plan, and the first sign-in offers it already chosen. A plan that is not
 // offered is said plainly, and the person signs up without one (they choose at their first sign-in).
 
@@ -33,7 +34,7 @@ export function PlanSignupPage({ planId }: { planId: string }) {
 
   return (
     <main id="main" className="flex min-h-screen items-center justify-center px-4 py-10">
-      <div className="w-full max-w-md min-w-0 rounded-card bg-surface p-6 text-text shadow-card ring-1 ring-border">
+      <Card as="div" padding="frame" className="w-full max-w-md min-w-0">
         <h1 className="text-title">Sign up for Kincare</h1>
         <div className="mt-3 mb-6" aria-live="polite">
           {state.kind === 'loading' ? <p className="text-muted">Checking your plan...</p> : null}
@@ -63,7 +64,7 @@ export function PlanSignupPage({ planId }: { planId: string }) {
             Sign in
           </Link>
         </p>
-      </div>
+      </Card>
     </main>
   );
 }

@@ -13,7 +13,7 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { Sheet } from '../../ui/sheet';
 
-// The subscription modal opened on login (SPEC sections 4 and 8: a 403 with code SUBSCRIPTION_REQUIRED
+// The subscription modal opened on login (a 403 with code SUBSCRIPTION_REQUIRED
 // opens it for the returned userId). Loaded only then: the sign-in page's first load carries none of it.
 // The person chooses a plan (the one of a corporate sign-up is chosen already); a free plan starts at once
 // and the sign-in goes on with what they typed, a paid one goes to the checkout first.
@@ -76,7 +76,7 @@ export function SubscriptionModal({ required, onSubscribed, onClose }: Props) {
         return; // the page is leaving: stay busy
       }
       if (answer.subscription) await onSubscribed();
-      // SPEC section 8: a missing checkout address is only logged.
+      // A missing checkout address is only logged, never shown.
       else console.error('The server answered no checkout address and no subscription.');
       setBusy(false);
     } catch (error) {

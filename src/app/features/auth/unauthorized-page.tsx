@@ -3,8 +3,9 @@ import { signOut } from '../../../local/account';
 import { homeFor } from '../../shell/guards';
 import { useSession } from '../../shell/use-session';
 import { Button } from '../../ui/button';
+import { Card } from '../../ui/card';
 
-// /unauthorized keeps the spec's text 'Unauthorized Access' as its heading (SPEC section 2), says why a
+// /unauthorized is headed 'Unauthorized Access' (src/app/README.md), says why a
 // person lands here and gives the way back: home for their role, or sign in.
 
 const linkClass =
@@ -36,7 +37,7 @@ export function UnauthorizedPage() {
   }
   return (
     <main id="main" className="flex min-h-screen items-center justify-center px-4 py-10">
-      <div className="w-full max-w-md rounded-card bg-surface p-6 text-text shadow-card ring-1 ring-border">
+      <Card as="div" padding="frame" className="w-full max-w-md">
         <h1 className="text-title text-text">Unauthorized Access</h1>
         <p className="mt-3 text-text">{reason}</p>
         <div className="mt-6">
@@ -54,7 +55,7 @@ export function UnauthorizedPage() {
             </Button>
           )}
         </div>
-      </div>
+      </Card>
     </main>
   );
 }

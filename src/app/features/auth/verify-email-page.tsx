@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { verifyEmail } from '../../../local/account';
 import { errorMessages } from '../../../local/http-errors';
 import { ResendVerification } from './resend-verification';
+import { Card } from '../../ui/card';
 
 type State = { kind: 'working' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string };
 
@@ -28,7 +29,7 @@ export function VerifyEmailPage({ token }: { token: string }) {
   }, [token]);
   return (
     <main id="main" className="flex min-h-screen items-center justify-center px-4 py-10">
-      <div className="w-full max-w-md rounded-card bg-surface p-6 text-center text-text shadow-card ring-1 ring-border">
+      <Card as="div" padding="frame" className="w-full max-w-md text-center">
         <h1 className="mb-3 text-title">Verify your e-mail</h1>
         <p role="status" className={state.kind === 'failed' ? 'text-danger-strong' : 'text-text'}>
           {state.kind === 'working' ? 'Checking your link...' : state.message}
@@ -50,7 +51,7 @@ export function VerifyEmailPage({ token }: { token: string }) {
             </Link>
           </>
         ) : null}
-      </div>
+      </Card>
     </main>
   );
 }

@@ -2,6 +2,7 @@ import { History } from 'lucide-react';
 import { EmptyState } from '../../ui/page';
 import { activityLine } from './care-format';
 import { useCareActivity } from './use-care-lists';
+import { Card } from '../../ui/card';
 
 // What caregivers did with the patient's records, and how many of them reached a caregiver's device each
 // day, as the server recorded it (newest first; the replica keeps the last 50 changes and the last 50
@@ -20,16 +21,13 @@ export function ActivityList() {
           records, it shows here.
         </EmptyState>
       ) : (
-        <ul
-          className="divide-y divide-border rounded-card bg-surface px-4 text-text shadow-card ring-1 ring-border"
-          aria-label="Recent activity"
-        >
+        <Card as="ul" padding="row" className="divide-y divide-border" aria-label="Recent activity">
           {activity.map((entry) => (
             <li key={entry.id} className="py-3 [overflow-wrap:anywhere]">
               {activityLine(entry)}
             </li>
           ))}
-        </ul>
+        </Card>
       )}
     </section>
   );

@@ -11,6 +11,7 @@ import { shortDate } from './care-format';
 import { EditPermissionsSheet } from './edit-permissions-sheet';
 import { useOnlineAction } from '../../ui/use-online-action';
 import { useCaregivers } from './use-care-lists';
+import { Card } from '../../ui/card';
 
 // The patient's caregivers (accepted invitations): who they are, what they may do; change their
 // permissions or remove them (their access ends at once, and their device drops the records at its next sync).
@@ -43,9 +44,11 @@ export function CaregiverList() {
       ) : (
         <ul className="space-y-3" aria-label="Your caregivers">
           {caregivers.map((caregiver) => (
-            <li
+            <Card
               key={caregiver.permission_id}
-              className="flex flex-wrap items-start justify-between gap-3 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border"
+              as="li"
+              padding="item"
+              className="flex flex-wrap items-start justify-between gap-3"
             >
               <div className="min-w-0">
                 <p className="font-semibold [overflow-wrap:anywhere]">{caregiver.name}</p>
@@ -82,7 +85,7 @@ export function CaregiverList() {
                   {action.pending === caregiver.permission_id ? 'Removing...' : 'Remove'}
                 </Button>
               </div>
-            </li>
+            </Card>
           ))}
         </ul>
       )}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
 import { CARE_MESSAGES, inviteBodySchema } from '../../../domain/caregivers';
@@ -7,18 +7,16 @@ import type { Permission } from '../../../domain/permissions';
 import { sendCareRequest } from '../../../local/care-requests';
 import { errorMessages, fieldErrors, OFFLINE_MESSAGE } from '../../../local/http-errors';
 import { useOnline } from '../../ui/use-online';
-import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/fields';
-import { FormAlert } from '../../ui/form-alert';
+import { focusFirstProblem, Form, GroupError, useFormSubmit } from '../../ui/form';
 import { PermissionPicker } from '../../ui/permission-picker';
-import { useSubmit } from '../../ui/use-submit';
 import { useZodForm } from '../../ui/use-zod-form';
 
-// Invite a caregiver by e-mail (SPEC section 3, the caregiver invite payload). The server mails a new
+// Invite a caregiver by e-mail (the body is domain/caregivers.ts's inviteBodySchema). The server mails a new
 // person a registration link and shows an existing caregiver a received request; either way the patient
 // sees 'Request sent successfully' and the invitation under Sent. Online only: it needs the other side.
 
-/** SPEC section 8's text (local/speech.ts), here too so that the form does not load speech up front. */
+/** local/speech.ts's text for a failed recognition, here too so the form does not load speech up front. */
 const COULD_NOT_RECOGNIZE = 'Could not recognize speech. Try again.';
 
 const inviteFormSchema = inviteBodySchema
@@ -40,17 +38,12 @@ const VoiceInput = lazy(() =>
 
 const EMPTY = { caregiver_email: '', is_family: 'no', relationship: '', phone_number: '' };
 
-const focusFirstError = (form: HTMLFormElement) =>
-  requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-
 export function InviteForm() {
   const form = useZodForm(inviteFormSchema, EMPTY);
   const [permissions, setPermissions] = useState<Permission[]>([]);
   const [permissionsError, setPermissionsError] = useState<string | null>(null);
-  const { busy, failure, setFailure, run } = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
   const online = useOnline();
-  // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
-  const shownFailure = online && failure === OFFLINE_MESSAGE ? null : failure;
 
   // Voice input (speech enabled): 'jane dot doe at mail dot com' becomes jane.doe@mail.com; what is not an
   // address is not put in the field, and the person says it again.
@@ -61,55 +54,49 @@ export function InviteForm() {
     return null;
   };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const values = form.validate<InviteFormOutput>();
-    if (!values) {
-      focusFirstError(formElement);
-      return;
-    }
-    if (!navigator.onLine) {
-      setFailure(OFFLINE_MESSAGE);
-      return;
-    }
+  const save = async (values: InviteFormOutput) => {
     setPermissionsError(null);
-    await run(
-      async () => {
-        let message: string;
-        try {
-          message = await sendCareRequest({
-            caregiver_email: values.caregiver_email,
-            is_family: values.is_family === 'yes',
-            relationship: values.relationship,
-            phone_number: values.phone_number,
-            permissions,
-          });
-        } catch (error) {
-          const [problem] = errorMessages(error);
-          if (problem === undefined || !EMAIL_PROBLEMS.includes(problem)) throw error;
-          form.setServerErrors({ caregiver_email: problem });
-          focusFirstError(formElement);
-          return;
-        }
-        toast.success(message || CARE_MESSAGES.requestSent);
-        form.reset(EMPTY);
-        setPermissions([]);
-      },
-      (error) => {
-        const { permissions: permissionsProblem, ...fields } = fieldErrors(error);
-        form.setServerErrors(fields);
-        setPermissionsError(permissionsProblem ?? null);
-      },
-    );
+    let message: string;
+    try {
+      message = await sendCareRequest({
+        caregiver_email: values.caregiver_email,
+        is_family: values.is_family === 'yes',
+        relationship: values.relationship,
+        phone_number: values.phone_number,
+        permissions,
+      });
+    } catch (error) {
+      const [problem] = errorMessages(error);
+      if (problem === undefined || !EMAIL_PROBLEMS.includes(problem)) throw error;
+      form.setServerErrors({ caregiver_email: problem });
+      focusFirstProblem(formRef.current);
+      return;
+    }
+    toast.success(message || CARE_MESSAGES.requestSent);
+    form.reset(EMPTY);
+    setPermissions([]);
   };
+  const submission = useFormSubmit(form, save, {
+    unavailable: () => (navigator.onLine ? null : OFFLINE_MESSAGE),
+    onError: (error) => {
+      const { permissions: permissionsProblem, ...fields } = fieldErrors(error);
+      form.setServerErrors(fields);
+      setPermissionsError(permissionsProblem ?? null);
+    },
+  });
+  // "You are offline" is about the moment it was said: once the connection is back it no longer shows.
+  const shownFailure = online && submission.failure === OFFLINE_MESSAGE ? null : submission.failure;
 
   return (
-    <form
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-label="Invite a caregiver"
-      className="grid gap-x-4 sm:grid-cols-2"
+    <Form
+      label="Invite a caregiver"
+      formRef={formRef}
+      columns={2}
+      onSubmit={submission.onSubmit}
+      failure={shownFailure}
+      submitLabel="Send invitation"
+      busyLabel="Sending..."
+      busy={submission.busy}
     >
       <div className="flex min-w-0 flex-wrap items-start gap-x-2">
         <div className="min-w-0 flex-1">
@@ -152,18 +139,8 @@ export function InviteForm() {
             setPermissionsError(null);
           }}
         />
-        {permissionsError ? (
-          <p role="alert" className="mt-1 text-small text-danger">
-            {permissionsError}
-          </p>
-        ) : null}
+        <GroupError message={permissionsError} />
       </div>
-      <FormAlert message={shownFailure} className="sm:col-span-2" />
-      <div className="sm:col-span-2">
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Sending...' : 'Send invitation'}
-        </Button>
-      </div>
-    </form>
+    </Form>
   );
 }

@@ -11,6 +11,7 @@ import { permissionLabels } from '../../../domain/permissions';
 import { shortDate } from './care-format';
 import { useOnlineAction } from '../../ui/use-online-action';
 import { useSentRequests } from './use-care-lists';
+import { Card } from '../../ui/card';
 
 // Invitations the patient sent that are not accepted (yet): waiting (Sent) or declined (Rejected). Delete
 // withdraws a waiting one (its link stops working) or clears a declined one from the list.
@@ -44,9 +45,11 @@ export function SentList() {
           {requests.map((request) => {
             const who = request.name ?? request.caregiver_email;
             return (
-              <li
+              <Card
                 key={request.request_id}
-                className="flex flex-wrap items-start justify-between gap-3 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border"
+                as="li"
+                padding="item"
+                className="flex flex-wrap items-start justify-between gap-3"
               >
                 <div className="min-w-0">
                   <p className="font-semibold [overflow-wrap:anywhere]">{who}</p>
@@ -83,7 +86,7 @@ export function SentList() {
                 >
                   {action.pending === request.request_id ? 'Deleting...' : 'Delete'}
                 </Button>
-              </li>
+              </Card>
             );
           })}
         </ul>

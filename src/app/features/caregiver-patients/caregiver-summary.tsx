@@ -3,6 +3,7 @@ import { HeartHandshake } from 'lucide-react';
 import { PermissionSummary } from '../../ui/permission-summary';
 import { useAssociatedPatients, useSelectedPatientId } from '../../shell/use-selected-patient';
 import { useReceivedRequests } from './use-care-lists';
+import { Card } from '../../ui/card';
 
 // The caregiver's dashboard card: whom they are looking after now and what that patient lets them do, or
 // what to do first (select a patient, or answer the requests waiting).
@@ -19,11 +20,7 @@ export function CaregiverSummary() {
   const patient = patients.find((entry) => entry.patient_id === selected);
   const waiting = requests.length;
   return (
-    <section
-      aria-labelledby="care-summary-heading"
-      data-testid="care-summary"
-      className="mt-4 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border sm:p-5"
-    >
+    <Card aria-labelledby="care-summary-heading" data-testid="care-summary" padding="tile" className="mt-4">
       <h2 id="care-summary-heading" className="mb-2 flex items-center gap-2 text-heading text-text">
         <HeartHandshake aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
         {patient ? `You are helping ${patient.name}` : 'Your patients'}
@@ -51,6 +48,6 @@ export function CaregiverSummary() {
       <Link to="/caregiver/patients" className={linkClass}>
         {waiting > 0 ? 'Answer requests' : 'Go to Patients'}
       </Link>
-    </section>
+    </Card>
   );
 }

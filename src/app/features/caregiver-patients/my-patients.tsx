@@ -10,10 +10,11 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState } from '../../ui/page';
 import { PermissionSummary } from '../../ui/permission-summary';
 import { setSelectedPatientId, useSelectedPatientId } from '../../shell/use-selected-patient';
+import { Card } from '../../ui/card';
 
 // 'My patients': the patients this caregiver is linked to, with what each allows; 'Select' makes one the
-// selected patient (as the header's 'Select Patient' does), 'Stop caring' ends the link (SPEC section 4:
-// deleting an approved request; the selected patient is cleared when it was that one).
+// selected patient (as the header's 'Select Patient' does), 'Stop caring' ends the link (by
+// deleting the approved request; the selected patient is cleared when it was that one).
 
 export function MyPatients(props: {
   patients: readonly AssociatedPatientEntry[] | undefined;
@@ -60,10 +61,7 @@ export function MyPatients(props: {
             const isSelected = selected === patient.patient_id;
             const headingId = `patient-${patient.patient_id}`;
             return (
-              <li
-                key={patient.patient_id}
-                className="flex min-w-0 flex-col gap-2 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border"
-              >
+              <Card key={patient.patient_id} as="li" padding="item" className="flex min-w-0 flex-col gap-2">
                 <div className="flex flex-wrap items-center gap-2">
                   <h3 id={headingId} className="min-w-0 text-heading break-words">
                     {patient.name}
@@ -92,7 +90,7 @@ export function MyPatients(props: {
                     Stop caring
                   </Button>
                 </div>
-              </li>
+              </Card>
             );
           })}
         </ul>

@@ -8,9 +8,10 @@ import { errorMessages } from '../../../local/http-errors';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/page';
 import { PermissionSummary } from '../../ui/permission-summary';
+import { Card } from '../../ui/card';
 
-// 'Requests': the invitations of patients who already found this caregiver's account (SPEC section 4:
-// received), each accepted or declined here. Accepting makes the patient selectable in the header.
+// 'Requests': the invitations of patients who already found this caregiver's account (the
+// received requests), each accepted or declined here. Accepting makes the patient selectable in the header.
 
 export function ReceivedRequests({ requests }: { requests: readonly ReceivedRequest[] | undefined }) {
   return (
@@ -51,7 +52,7 @@ function ReceivedRequestCard({ request }: { request: ReceivedRequest }) {
   };
   const headingId = `received-${request.request_id}`;
   return (
-    <li className="flex min-w-0 flex-col gap-2 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border">
+    <Card as="li" padding="item" className="flex min-w-0 flex-col gap-2">
       <h3 id={headingId} className="text-heading break-words">
         {request.name}
       </h3>
@@ -81,6 +82,6 @@ function ReceivedRequestCard({ request }: { request: ReceivedRequest }) {
           {busy === 'decline' ? 'Declining...' : 'Decline'}
         </Button>
       </div>
-    </li>
+    </Card>
   );
 }

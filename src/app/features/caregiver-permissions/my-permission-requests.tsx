@@ -6,9 +6,10 @@ import { hasUserDb, userDb } from '../../../local/db';
 import { Badge, type BadgeTone } from '../../ui/badge';
 import { EmptyState } from '../../ui/page';
 import { PermissionSummary } from '../../ui/permission-summary';
+import { Card } from '../../ui/card';
 
 // The caregiver's own permission requests to the selected patient, newest first, with their status
-// (SPEC section 3: pending, approved or rejected, compared case-insensitively).
+// (pending, approved or rejected, compared case-insensitively).
 
 const STATUS: Record<ReturnType<typeof permissionRequestStatusOf>, { label: string; tone: BadgeTone }> = {
   pending: { label: 'Pending', tone: 'warning' },
@@ -41,9 +42,11 @@ export function MyPermissionRequests({ patientId }: { patientId: string }) {
           {(requests ?? []).map((request) => {
             const status = STATUS[permissionRequestStatusOf(request.status)];
             return (
-              <li
+              <Card
                 key={request.id}
-                className="flex min-w-0 flex-col gap-2 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border sm:flex-row sm:items-start sm:justify-between"
+                as="li"
+                padding="item"
+                className="flex min-w-0 flex-col gap-2 sm:flex-row sm:items-start sm:justify-between"
               >
                 <div className="min-w-0 text-small">
                   <p className="mb-1 font-semibold">Requested {formatDateTime(request.requested_at)}</p>
@@ -52,7 +55,7 @@ export function MyPermissionRequests({ patientId }: { patientId: string }) {
                 <Badge tone={status.tone} className="self-start">
                   {status.label}
                 </Badge>
-              </li>
+              </Card>
             );
           })}
         </ul>

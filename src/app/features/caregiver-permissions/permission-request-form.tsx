@@ -8,7 +8,7 @@ import { FormAlert } from '../../ui/form-alert';
 import { PermissionPicker } from '../../ui/permission-picker';
 import { useSubmit } from '../../ui/use-submit';
 
-// The form of 'Request Additional Permissions' (SPEC sections 2 and 5). With no patient selected the
+// The form of 'Request Additional Permissions'. With no patient selected the
 // boxes still tick, but the page says to select a patient first, and sending says 'Please select patient.'
 // With a patient, what they already granted is shown ticked and locked, 'Save Changes' appears once
 // something new is ticked, and only the new permissions are asked for.
@@ -67,7 +67,7 @@ export function PermissionRequestForm({ patient }: { patient: AssociatedPatientE
         idPrefix="request-permissions"
       />
       <FormAlert message={failure} className="mt-4" />
-      {/* SPEC section 2: the button appears after a change. */}
+      {/* The button appears only after a change. */}
       {touched && (fresh.length > 0 || !patient) ? (
         <Button type="submit" className="mt-4" disabled={busy}>
           {busy ? 'Sending...' : 'Save Changes'}

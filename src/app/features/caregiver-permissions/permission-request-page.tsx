@@ -3,7 +3,7 @@ import { useAssociatedPatients, useSelectedPatientId } from '../../shell/use-sel
 import { MyPermissionRequests } from './my-permission-requests';
 import { PermissionRequestForm } from './permission-request-form';
 
-/** /caregiver/permission-request: 'Request Additional Permissions' (SPEC sections 2 and 5). */
+/** /caregiver/permission-request: 'Request Additional Permissions'. */
 export function PermissionRequestPage() {
   const selected = useSelectedPatientId();
   const patients = useAssociatedPatients();

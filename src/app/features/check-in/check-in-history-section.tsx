@@ -6,7 +6,7 @@ import { hasUserDb, userDb } from '../../../local/db';
 import { checkInSummaries } from '../../../local/check-in';
 import { Chart, type ChartProps } from '../../ui/chart/chart';
 
-// The check-ins of the last 30 days, charted (issue 14 point 5): mood, sleep, pain and the PHQ-2 total,
+// The check-ins of the last 30 days, charted: mood, sleep, pain and the PHQ-2 total,
 // one point a day, read live from the replica (a check-in answered offline shows at once). A day with
 // no answer is a gap, not a zero. Shown with the medical history, where a check-in's account belongs.
 

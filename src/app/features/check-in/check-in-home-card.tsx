@@ -17,7 +17,7 @@ import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
 import { CheckInQuestionView } from './check-in-question';
 
-// Home's check-in card (issue 14 point 5): today's check-in, read live from the replica. The patient
+// Home's check-in card: today's check-in, read live from the replica. The patient
 // answers it here one question at a time, with or without a signal (each answer is queued and replays);
 // a caregiver sees how far the patient got and what they said, and never answers for them.
 

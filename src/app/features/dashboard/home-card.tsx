@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { LucideIcon } from 'lucide-react';
+import { Card } from '../../ui/card';
 
 // The pieces every Home card is made of: the card's shell (a titled section), the link to the section
 // it summarises (or why a caregiver has none), and the sections' paths for a patient and for a caregiver.
@@ -42,17 +43,18 @@ export function HomeCard({
   children: ReactNode;
 }) {
   return (
-    <section
+    <Card
       aria-labelledby={`${id}-heading`}
       data-testid={`home-${id}`}
-      className="flex min-w-0 flex-col rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border sm:p-5"
+      padding="tile"
+      className="flex min-w-0 flex-col"
     >
       <h2 id={`${id}-heading`} className="mb-2 flex items-center gap-2 text-heading text-text">
         <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
         {title}
       </h2>
       <CardBoundary>{children}</CardBoundary>
-    </section>
+    </Card>
   );
 }
 

@@ -1,15 +1,11 @@
 import type { ReactNode } from 'react';
-import { MapPin, Phone } from 'lucide-react';
 import type { DoctorProfile } from '../../../domain/doctors';
 import { Button } from '../../ui/button';
+import { MapLink, PhoneLink } from '../../ui/directory/place-links';
 import { Sheet } from '../../ui/sheet';
-import { addressLine, mapHref, telHref } from '../../../domain/places';
 
 // A doctor's profile: a bottom sheet on a phone, a centred dialog on larger screens (ui/sheet.tsx). It
 // reads the copy the list or the search holds, so a listed doctor's profile opens offline too.
-
-const linkClass =
-  'inline-flex min-h-11 items-center gap-2 font-semibold text-primary-strong underline [overflow-wrap:anywhere] focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
 
 function accepting(value: boolean | null): string {
   if (value === null) return 'Not known';
@@ -46,22 +42,9 @@ export function DoctorProfileSheet({
             <Row term="Qualifications">{doctor.qualifications || 'Not known'}</Row>
             <Row term="Gender">{doctor.gender ?? 'Not known'}</Row>
             <Row term="Address">
-              <a href={mapHref(doctor)} target="_blank" rel="noopener noreferrer" className={linkClass}>
-                <MapPin aria-hidden="true" className="h-5 w-5 shrink-0" />
-                {addressLine(doctor)}
-                <span className="sr-only"> (opens a map)</span>
-              </a>
+              <MapLink place={doctor} />
             </Row>
-            <Row term="Phone">
-              {doctor.phone ? (
-                <a href={telHref(doctor.phone)} className={linkClass}>
-                  <Phone aria-hidden="true" className="h-5 w-5 shrink-0" />
-                  {doctor.phone}
-                </a>
-              ) : (
-                'Not known'
-              )}
-            </Row>
+            <Row term="Phone">{doctor.phone ? <PhoneLink phone={doctor.phone} /> : 'Not known'}</Row>
             <Row term="NPI">{doctor.npi}</Row>
             <Row term="Accepting new patients">{accepting(doctor.accepting_new_patients)}</Row>
           </dl>

@@ -1,41 +1,70 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
-import type { DirectoryDoctor } from '../../../domain/directory';
+import { Stethoscope } from 'lucide-react';
+import {
+  DOCTOR_PAGE_SIZE,
+  doctorSearchQuerySchema,
+  SPECIALITIES,
+  type DirectoryDoctor,
+} from '../../../domain/directory';
 import { MY_DOCTOR_MESSAGES, type DoctorProfile } from '../../../domain/doctors';
 import { userDb, type LocalDoctor } from '../../../local/db';
-import { addDoctor, removeDoctor } from '../../../local/doctors';
+import { addDoctor, removeDoctor, searchDoctors } from '../../../local/doctors';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Card, PageTitle } from '../../ui/page';
+import { DirectorySearch, type SearchField } from '../../ui/directory/directory-search';
+import { MyEntries } from '../../ui/directory/my-entries';
+import { goToSearch, useDirectoryList } from '../../ui/directory/use-directory-list';
+import { NoPatientSelected, PageTitle } from '../../ui/page';
+import { DoctorEntry, DoctorResult } from './doctor-parts';
 import { DoctorProfileSheet } from './doctor-profile';
-import { DoctorSearch } from './doctor-search';
-import { MyDoctors } from './my-doctors';
 import { useMyDoctors } from './use-my-doctors';
 
 // /doctors and /caregiver/doctors: the patient's doctors from the device's table (offline too), and the
-// directory search to add more. What a caregiver sees and may do follows their permissions on the
-// selected patient (ReadDoctor to see the list, AddDoctors, DeleteDoctor, ViewDoctorProfile).
+// directory search to add more (nearest first after a zip, 5 a page): the provider pattern of
+// ui/directory, configured for doctors, who have a profile. What a caregiver sees and may do follows their
+// permissions on the selected patient (ReadDoctor to see the list, AddDoctors, DeleteDoctor,
+// ViewDoctorProfile).
 
 export type DoctorAbilities = { add: boolean; delete: boolean; profile: boolean };
 type Props = { patientId: string | null; caregiverId: string | null; can: DoctorAbilities };
 
+type Criteria = { name: string; speciality: string; zip: string };
+const EMPTY: Criteria = { name: '', speciality: '', zip: '' };
+const SEARCH_ID = 'find-a-doctor';
+const HEADING_ID = 'my-doctors-heading';
+const FIELDS: readonly SearchField<Criteria>[] = [
+  { name: 'name', label: 'Name', placeholder: 'e.g. Cohen' },
+  {
+    name: 'speciality',
+    label: 'Speciality',
+    placeholder: 'All specialities',
+    options: SPECIALITIES.map((speciality) => ({ value: speciality, label: speciality })),
+  },
+  {
+    name: 'zip',
+    label: 'Zip code',
+    inputMode: 'numeric',
+    autoComplete: 'postal-code',
+    placeholder: 'e.g. 10001',
+    hint: 'Nearest first',
+  },
+];
+const search = (criteria: Criteria, page: number, signal: AbortSignal) =>
+  searchDoctors({ ...criteria, page, limit: DOCTOR_PAGE_SIZE }, { signal });
+const directoryIdOf = (doctor: { doctor_id: string }) => doctor.doctor_id;
+
 export function DoctorsPage({ patientId, caregiverId, can }: Props) {
   const doctors = useMyDoctors(patientId);
+  const list = useDirectoryList({
+    entries: doctors,
+    directoryIdOf,
+    headingId: HEADING_ID,
+    remove: (doctor: LocalDoctor) => removeDoctor(userDb(), doctor.id),
+    removedMessage: MY_DOCTOR_MESSAGES.removed,
+  });
   const [profile, setProfile] = useState<DoctorProfile | null>(null);
-  const [removing, setRemoving] = useState<LocalDoctor | null>(null);
-  const [focusId, setFocusId] = useState<string | null>(null);
-  const clearFocus = useCallback(() => setFocusId(null), []);
-  const listed = useMemo(() => new Set((doctors ?? []).map((doctor) => doctor.doctor_id)), [doctors]);
 
-  if (!patientId) {
-    return (
-      <>
-        <PageTitle>Doctors</PageTitle>
-        <Card>
-          <p>Please select patient.</p>
-        </Card>
-      </>
-    );
-  }
+  if (!patientId) return <NoPatientSelected title="Doctors" />;
 
   const add = async (doctor: DirectoryDoctor) => {
     try {
@@ -46,48 +75,72 @@ export function DoctorsPage({ patientId, caregiverId, can }: Props) {
     }
   };
 
-  const confirmRemove = async () => {
-    if (!removing || !doctors) return;
-    // Focus then goes to the next entry (or the one before), or to the heading when the list is empty.
-    const index = doctors.findIndex((doctor) => doctor.id === removing.id);
-    const neighbour = doctors[index + 1] ?? doctors[index - 1] ?? null;
-    await removeDoctor(userDb(), removing.id);
-    setRemoving(null);
-    toast.success(MY_DOCTOR_MESSAGES.removed);
-    if (neighbour) setFocusId(neighbour.id);
-    else requestAnimationFrame(() => document.getElementById('my-doctors-heading')?.focus());
-  };
-
-  const findDoctor = () => {
-    const field = document.querySelector<HTMLElement>('#find-a-doctor input');
-    field?.scrollIntoView({ block: 'center' });
-    field?.focus();
-  };
-
   return (
     <>
       <PageTitle description="Your doctors, on this device even without a signal.">Doctors</PageTitle>
-      <MyDoctors
-        doctors={doctors}
-        canOpen={can.profile}
-        canRemove={can.delete}
-        onFindDoctor={can.add ? findDoctor : null}
-        onOpen={setProfile}
-        onRemove={setRemoving}
-        focusId={focusId}
-        onFocused={clearFocus}
-      />
+      <MyEntries
+        title="My doctors"
+        headingId={HEADING_ID}
+        entries={doctors}
+        keyOf={(doctor) => doctor.id}
+        itemAttributes={(doctor) => ({ 'data-doctor-entry': doctor.id })}
+        cardClassName="flex flex-wrap items-center justify-between gap-3"
+        empty={{
+          icon: <Stethoscope />,
+          title: 'No doctors in your list yet.',
+          text: can.add
+            ? 'Search the directory below and add your doctors: their addresses and phone numbers then stay on this device, even without a signal.'
+            : 'When doctors are added to this list, they show here.',
+        }}
+        find={can.add ? { label: 'Find a doctor', onFind: () => goToSearch(SEARCH_ID) } : null}
+        focusKey={list.focusId}
+        onFocused={list.clearFocus}
+      >
+        {(doctor) => (
+          <DoctorEntry
+            doctor={doctor}
+            canOpen={can.profile}
+            canRemove={can.delete}
+            onOpen={setProfile}
+            onRemove={list.askRemove}
+          />
+        )}
+      </MyEntries>
       {can.add ? (
-        <DoctorSearch listed={listed} canOpen={can.profile} onOpen={setProfile} onAdd={add} />
+        <DirectorySearch
+          id={SEARCH_ID}
+          title="Find a doctor"
+          offlineMessage={MY_DOCTOR_MESSAGES.searchOffline}
+          fields={FIELDS}
+          empty={EMPTY}
+          schema={doctorSearchQuerySchema}
+          search={search}
+          idOf={directoryIdOf}
+          nameOf={(doctor) => doctor.name}
+          noun={{ one: 'doctor', many: 'doctors' }}
+          noMatches={{
+            title: 'No doctors match this search.',
+            text: 'Try part of the name, another speciality, or a nearby zip code.',
+          }}
+          renderResult={(doctor, searched) => (
+            <DoctorResult
+              doctor={doctor}
+              searchedByZip={searched.zip.trim() !== ''}
+              onOpen={can.profile ? setProfile : null}
+            />
+          )}
+          listed={list.listed}
+          onAdd={add}
+        />
       ) : null}
       <DoctorProfileSheet doctor={profile} onClose={() => setProfile(null)} />
       <ConfirmDialog
-        open={removing !== null}
+        open={list.removing !== null}
         title="Remove doctor"
-        message={`Remove ${removing?.name ?? 'this doctor'} from the list of doctors? They can be added again from the search.`}
+        message={`Remove ${list.removing?.name ?? 'this doctor'} from the list of doctors? They can be added again from the search.`}
         confirmLabel="Remove"
-        onConfirm={() => void confirmRemove()}
-        onClose={() => setRemoving(null)}
+        onConfirm={list.confirmRemove}
+        onClose={list.cancelRemove}
       />
     </>
   );

@@ -5,7 +5,7 @@ import { toastLater } from '../../ui/toast-later';
 import { Card, PageTitle } from '../../ui/page';
 import { useSession } from '../../shell/use-session';
 
-// /fitbit/callback (SPEC section 2): Fitbit sends the patient back here with ?code=. The page says
+// /fitbit/callback: Fitbit sends the patient back here with ?code=. The page says
 // 'Connecting to Fitbit...', posts the code with the patient's user id, and on success shows the server's
 // message as a toast and goes to /dashboard. A failure is said on the page with a way back.
 

@@ -15,7 +15,7 @@ import { useSession } from '../../shell/use-session';
 import { FitbitCharts } from './fitbit-charts';
 import { FitbitDisconnect } from './fitbit-disconnect';
 
-// Home's Fitbit card (issue 14 point 6): the last 30 days of steps, resting heart rate and sleep, read
+// Home's Fitbit card: the last 30 days of steps, resting heart rate and sleep, read
 // from the device (the last answer of GET /api/fitbit/data, kept in the replica) and asked again from the
 // server when the card opens online. The patient connects (or reconnects) Fitbit from here; a caregiver
 // sees the patient's charts read-only. Offline, the charts kept are shown with the time they are from.

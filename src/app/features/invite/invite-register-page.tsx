@@ -7,7 +7,7 @@ import { PermissionSummary } from '../../ui/permission-summary';
 import { DeadLink, PublicFrame } from './public-frame';
 import { InviteRegisterForm } from './invite-register-form';
 
-// /invite/register/:token (SPEC section 2, public): a person a patient invited by e-mail sees who invited
+// /invite/register/:token (public): a person a patient invited by e-mail sees who invited
 // them, the address the invitation went to and what they will be allowed to do, and creates a caregiver
 // account linked to that patient. A dead link (wrong, expired, used) says so and offers sign-in.
 

@@ -13,7 +13,7 @@ import { homeFor } from '../../shell/guards';
 import { DeadLink, PublicFrame, primaryLinkClass } from './public-frame';
 import { isDeadLink } from './invite-register-page';
 
-// /onboarding/:token (SPEC section 2, public): the single-use link from invite registration signs the new
+// /onboarding/:token (public): the single-use link from invite registration signs the new
 // caregiver in (as the sign-in form does, asking first about an earlier user's unsent changes), welcomes
 // them with what they may now do, and continues home through the beta policy a first sign-in needs.
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
+import { Card } from '../../ui/card';
 
 // The frame of the invitation pages (public, outside the signed-in shell): a centred card, as /login has.
 
@@ -9,10 +10,10 @@ export const primaryLinkClass =
 export function PublicFrame({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main id="main" className="flex min-h-screen items-center justify-center px-4 py-10">
-      <div className="w-full max-w-lg min-w-0 rounded-card bg-surface p-6 text-text shadow-card ring-1 ring-border">
+      <Card as="div" padding="frame" className="w-full max-w-lg min-w-0">
         <h1 className="mb-4 text-title">{title}</h1>
         {children}
-      </div>
+      </Card>
     </main>
   );
 }

@@ -1,11 +1,11 @@
 import type { LabReportFilter } from '../../../domain/lab-reports';
 import type { LocalDoctor } from '../../../local/db';
-import { Button } from '../../ui/button';
-import { SelectField, TextField } from '../../ui/fields';
+import { SelectField } from '../../ui/fields';
+import { DateRangeFields, FilterBar } from '../../ui/filter-bar';
 
-// The history's filters (SPEC section 2): Doctor ('All Doctors' plus the patient's doctors), a Date Range
-// of the report date (start and end pickers, each date also written yyyy/MM/dd), and Clear Filters. The
-// screen applies them 500 ms after the last change (SPEC section 9); an empty choice means 'all'.
+// The history's filters: Doctor ('All Doctors' plus the patient's doctors), a Date Range of the report
+// date (start and end pickers, each date also written yyyy/MM/dd), and Clear Filters. The screen applies
+// them 500 ms after the last change; an empty choice means 'all'.
 
 type Props = {
   filter: LabReportFilter;
@@ -14,7 +14,7 @@ type Props = {
   onClear: () => void;
 };
 
-/** The range's dates as the spec writes them (yyyy/MM/dd), whatever the browser's picker shows. */
+/** The range's dates as the history writes them (yyyy/MM/dd), whatever the browser's picker shows. */
 function asPickerDate(date: string | undefined): string {
   return date ? date.replaceAll('-', '/') : 'yyyy/MM/dd';
 }
@@ -22,13 +22,8 @@ function asPickerDate(date: string | undefined): string {
 export function LabReportFilters({ filter, doctors, onChange, onClear }: Props) {
   const set = (key: 'doctor' | 'startDate' | 'endDate', value: string) =>
     onChange({ ...filter, [key]: value || undefined });
-  const backwards = Boolean(filter.startDate && filter.endDate && filter.endDate < filter.startDate);
   return (
-    <form
-      aria-label="Filter lab reports"
-      onSubmit={(event) => event.preventDefault()}
-      className="mb-4 grid grid-cols-1 gap-x-3 min-[360px]:grid-cols-2 lg:grid-cols-[repeat(3,minmax(0,1fr))_auto] lg:items-end"
-    >
+    <FilterBar label="Filter lab reports" columns={3} onClear={onClear}>
       <div className="min-[360px]:col-span-2 lg:col-span-1">
         <SelectField
           label="Doctor"
@@ -39,28 +34,13 @@ export function LabReportFilters({ filter, doctors, onChange, onClear }: Props) 
           onChange={(value) => set('doctor', value)}
         />
       </div>
-      <TextField
-        label="Date Range start"
-        name="startDate"
-        type="date"
-        value={filter.startDate ?? ''}
-        hint={asPickerDate(filter.startDate)}
-        onChange={(value) => set('startDate', value)}
+      <DateRangeFields
+        labels={{ start: 'Date Range start', end: 'Date Range end' }}
+        start={filter.startDate}
+        end={filter.endDate}
+        hint={asPickerDate}
+        onChange={set}
       />
-      <TextField
-        label="Date Range end"
-        name="endDate"
-        type="date"
-        value={filter.endDate ?? ''}
-        hint={asPickerDate(filter.endDate)}
-        error={backwards ? 'The end of the range cannot be before its start.' : undefined}
-        onChange={(value) => set('endDate', value)}
-      />
-      <div className="mb-4 min-[360px]:col-span-2 lg:col-span-1">
-        <Button variant="secondary" onClick={onClear} className="w-full lg:w-auto">
-          Clear Filters
-        </Button>
-      </div>
-    </form>
+    </FilterBar>
   );
 }

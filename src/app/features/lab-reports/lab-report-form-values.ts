@@ -8,11 +8,13 @@ import {
 } from '../../../domain/lab-reports';
 import { labResultsSchema } from '../../../domain/lab-results';
 import { uploadProblem } from '../../../domain/uploads';
+import { z } from 'zod';
 import { resultsToSave, type EditableResult } from './lab-results-editor';
 import { isPdf } from './lab-report-format';
 
-// The lab report form's values and their checks (SPEC section 5: Report Date required and not in the
-// future, the file required, Report Type marked required), and how an extraction prefills them.
+// The lab report form's values and their checks (Report Date required and not in the future, the file
+// required, Report Type marked required, every result row the domain's shape), and how an extraction
+// prefills them.
 
 export type LabFormValues = { report_type: string; report_date: string; doctor_id: string };
 export type LabFormErrors = Partial<Record<keyof LabFormValues | 'file' | 'results', string>>;
@@ -25,6 +27,21 @@ export function valuesOfReport(report: LabReport): LabFormValues {
     report_date: report.report_date,
     doctor_id: report.doctor_id ?? '',
   };
+}
+
+/** The form's values: its fields, and the result rows being reviewed. */
+export type LabFormState = LabFormValues & { results: EditableResult[] };
+
+/**
+ * The form's schema for use-schema-form (ui/use-schema-form.ts): the checks of `checkLabForm` as Zod
+ * issues, by field ('file' and 'results' included). Whether a file is there is the upload's to say.
+ */
+export function labFormSchema(context: { today: string; hasFile: boolean }) {
+  return z.custom<LabFormState>().superRefine((values, issues) => {
+    const errors = checkLabForm(values, { ...context, results: values.results });
+    for (const [path, message] of Object.entries(errors))
+      issues.addIssue({ code: 'custom', path: [path], message });
+  });
 }
 
 /** What is wrong with the form, field by field (empty when it can be saved). */

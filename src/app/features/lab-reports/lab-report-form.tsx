@@ -53,7 +53,12 @@ export function LabReportForm({ onCancel, ...context }: Props) {
       )}
 
       <WithVoiceInput label="Report Type" onTranscript={heardType}>
-        <TextField label="Report Type" required placeholder="e.g. Blood Test" {...form.field('report_type')} />
+        <TextField
+          label="Report Type"
+          required
+          placeholder="e.g. Blood Test"
+          {...form.field('report_type')}
+        />
       </WithVoiceInput>
       <WithVoiceInput label="Report Date" onTranscript={heardDate}>
         <TextField label="Report Date" type="date" required {...form.field('report_date')} />

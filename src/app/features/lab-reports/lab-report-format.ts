@@ -2,7 +2,7 @@ import type { LabFlag, ReviewReason } from '../../../domain/lab-results';
 
 // How the lab report screen names things: dates in the spec's yyyy/MM/dd, flags and review reasons in words.
 
-/** SPEC section 9 constants of the screen. */
+/** The screen's constants: the filter waits 500 ms, the preview is 500 px high. */
 export const LAB_FILTER_DEBOUNCE_MS = 500;
 export const LAB_PREVIEW_HEIGHT_PX = 500;
 

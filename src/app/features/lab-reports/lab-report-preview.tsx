@@ -11,7 +11,7 @@ import { isPdf, LAB_PREVIEW_HEIGHT_PX } from './lab-report-format';
 import type { PdfSource } from './pdf-viewer';
 
 // A report's file, seen: an image as an image, a PDF through pdf.js (loaded only when a PDF is shown), in a
-// frame 500 px high (SPEC section 9). A file still only on this device shows offline; an uploaded one is
+// frame 500 px high. A file still only on this device shows offline; an uploaded one is
 // fetched through a short-lived signed link, so offline it says plainly that it needs a connection.
 
 const PdfViewer = lazy(() => import('./pdf-viewer').then((module) => ({ default: module.PdfViewer })));

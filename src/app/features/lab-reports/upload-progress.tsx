@@ -3,7 +3,7 @@ import { LAB_REPORT_MESSAGES as MESSAGES } from '../../../domain/lab-reports';
 import { Button } from '../../ui/button';
 import type { UploadFlow } from './use-upload-flow';
 
-// Where the upload flow stands, in SPEC section 2's words and order: uploading (with a progress bar and its
+// Where the upload flow stands, in the product's words and order: uploading (with a progress bar and its
 // percent), analysing, then the request to review with a health tip. One live region says each step.
 
 export function UploadProgress({ flow, onRetry }: { flow: UploadFlow; onRetry: () => void }) {

@@ -12,7 +12,7 @@ import type { LabExtractionJob } from '../../../local/db-device-work';
 // Reads for the lab report screen: live queries over the device's tables (offline too), never the network.
 // Undefined while the first read runs, so the screen does not flash its empty state.
 
-/** The reports the filter keeps (SPEC: 'all' or nothing means no filter), newest report first. */
+/** The reports the filter keeps ('all' or nothing means no filter), newest report first. */
 export function selectLabReports(rows: readonly LabReport[], filter: LabReportFilter): LabReport[] {
   return rows.filter((row) => matchesLabReportFilter(row, filter)).sort(compareLabReports);
 }
@@ -49,7 +49,7 @@ export function useLabDoctors(patientId: string | null): LocalDoctor[] {
   );
 }
 
-/** `value`, once it has stayed the same for `delay` ms (SPEC section 9: the lab filter waits 500 ms). */
+/** `value`, once it has stayed the same for `delay` ms (the lab filter waits 500 ms). */
 export function useDebounced<Value>(value: Value, delay: number): Value {
   const [settled, setSettled] = useState(value);
   useEffect(() => {

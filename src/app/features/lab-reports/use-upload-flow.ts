@@ -5,10 +5,10 @@ import { extractLabReport, LabUploadError, uploadReportFile } from '../../../loc
 import { isPdf } from './lab-report-format';
 import { pickHealthTip, reportFileProblem } from './lab-report-form-values';
 
-// The upload flow of SPEC section 4: idle, then uploading (with its percent), then processing (the server
+// The upload flow: idle, then uploading (with its percent), then processing (the server
 // reads the report), then completed (the form is prefilled for review, with a health tip). Without a
 // connection the file is kept for the save, and read once it is uploaded (readLater). A failure carries
-// SPEC section 8's words; a failed upload can be tried again, and a failed read leaves the form to fill in
+// the product's words; a failed upload can be tried again, and a failed read leaves the form to fill in
 // by hand with the file already uploaded.
 
 export type UploadFlow =

@@ -16,7 +16,7 @@ import { useProfile } from '../../shell/use-session';
 
 const EFFECTIVE = 'June 30, 2025';
 
-/** The beta-user disclaimer of SPEC section 1 with its four acknowledgements, stored per user. */
+/** The beta-user disclaimer with its four acknowledgements, stored per user (src/domain/README.md). */
 export function BetaPolicyPage() {
   const profile = useProfile();
   const navigate = useNavigate();

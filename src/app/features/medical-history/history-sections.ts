@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   ALCOHOL_VALUES,
   ALLERGY_SEVERITIES,
@@ -241,6 +241,22 @@ export function valueOfFormText(fields: readonly FieldSpec[], values: FormText):
       return [field.name, value];
     }),
   );
+}
+
+/**
+ * A section's form schema for use-schema-form (ui/use-schema-form.ts): the form's text read as the value
+ * (`valueOfFormText`) and judged by the section's domain schema (an entry's schema asks for an id: a new
+ * one stands in for it), its messages by field; the output is the value, without the id.
+ */
+export function entryFormSchema(fields: readonly FieldSpec[], schema: z.ZodType) {
+  return z.custom<FormText>().transform((values, context) => {
+    const value = valueOfFormText(fields, values);
+    const result = schema.safeParse({ id: crypto.randomUUID(), ...value });
+    if (result.success) return value;
+    for (const issue of result.error.issues)
+      context.addIssue({ code: 'custom', path: issue.path.slice(0, 1), message: issue.message });
+    return z.NEVER;
+  });
 }
 
 /** The entries of a section, from the history as the domain's assembler gives it. */

@@ -13,8 +13,7 @@ import { removeHistoryEntry, saveHistoryEntry, saveLifestyle } from '../../../lo
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Card, PageTitle } from '../../ui/page';
-import { Sheet } from '../../ui/sheet';
-import { HistoryEntryForm } from './history-entry-form';
+import { HistoryEntrySheet } from './history-entry-form';
 import {
   capitalized,
   entriesOf,
@@ -138,35 +137,28 @@ export function MedicalHistoryPage({ patientId, editable, after }: Props) {
       )}
       {after ? <div className="mt-8">{after}</div> : null}
 
-      <Sheet
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        title={sheetTitle}
-        data-testid="history-sheet"
-      >
-        {editing === null ? null : 'lifestyle' in editing ? (
-          <HistoryEntryForm
-            label={sheetTitle}
-            fields={LIFESTYLE_FIELDS}
-            initial={formTextOf(LIFESTYLE_FIELDS, history?.lifestyle ?? null)}
-            schema={lifestyleFormSchema}
-            submitLabel="Save lifestyle"
-            onSave={saveLifestyleValue}
-            onCancel={() => setEditing(null)}
-          />
-        ) : (
-          <HistoryEntryForm
-            key={editing.entry?.id ?? 'new'}
-            label={sheetTitle}
-            fields={editing.section.fields}
-            initial={formTextOf(editing.section.fields, editing.entry)}
-            schema={editing.section.schema}
-            submitLabel={editing.entry ? 'Save changes' : `Add ${editing.section.noun}`}
-            onSave={saveEntry(editing.section, editing.entry === null)}
-            onCancel={() => setEditing(null)}
-          />
-        )}
-      </Sheet>
+      {editing === null ? null : 'lifestyle' in editing ? (
+        <HistoryEntrySheet
+          title={sheetTitle}
+          fields={LIFESTYLE_FIELDS}
+          initial={formTextOf(LIFESTYLE_FIELDS, history?.lifestyle ?? null)}
+          schema={lifestyleFormSchema}
+          submitLabel="Save lifestyle"
+          onSave={saveLifestyleValue}
+          onCancel={() => setEditing(null)}
+        />
+      ) : (
+        <HistoryEntrySheet
+          key={`${editing.section.field}:${editing.entry?.id ?? 'new'}`}
+          title={sheetTitle}
+          fields={editing.section.fields}
+          initial={formTextOf(editing.section.fields, editing.entry)}
+          schema={editing.section.schema}
+          submitLabel={editing.entry ? 'Save changes' : `Add ${editing.section.noun}`}
+          onSave={saveEntry(editing.section, editing.entry === null)}
+          onCancel={() => setEditing(null)}
+        />
+      )}
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.section.noun ?? 'entry'}?`}

@@ -10,7 +10,7 @@ import {
 } from '../../../local/push-subscription';
 import { FormAlert } from '../../ui/form-alert';
 
-// 'Reminders on this device': each device opts in on its own (issue 11, point 4). It says plainly when
+// 'Reminders on this device': each device opts in on its own. It says plainly when
 // this browser cannot show reminders or the person blocked them, and shows whatever went wrong when
 // turning them on or off (no connection, or a server without the reminder routes) instead of pretending.
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { permissionRequestStatusOf, type PermissionRequestEntry } from '../../../domain/caregivers';
 
-// How the Caregivers Permission List words its rows (SPEC section 2): pending rows can be answered,
+// How the Caregivers Permission List words its rows: pending rows can be answered,
 // approved ones read 'Approved' and everything else 'Rejected'; the status is compared case-insensitively.
 
 export type ShownStatus = 'pending' | 'approved' | 'rejected';

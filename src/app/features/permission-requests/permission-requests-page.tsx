@@ -4,6 +4,7 @@ import { approvePermissionRequest, rejectPermissionRequest } from '../../../loca
 import { useOnline } from '../../ui/use-online';
 import { useRefreshOnOpen } from '../../ui/use-refresh-on-open';
 import { FormAlert } from '../../ui/form-alert';
+import { DataList } from '../../ui/data-list';
 import { EmptyState, PageTitle } from '../../ui/page';
 import { permissionLabels } from '../../../domain/permissions';
 import { requestedAt } from './permission-request-format';
@@ -12,9 +13,9 @@ import { useOnlineAction } from '../../ui/use-online-action';
 import { usePermissionRequests } from './use-permission-requests';
 
 /**
- * /permission-request (patient): 'Caregivers Permission List' of SPEC section 2. A table with the columns
- * Requested, Caregiver, Permissions and Status from 768 px, one card per request below. Rows come from
- * this device's copy (they show offline); answering needs a connection and says so.
+ * /permission-request (patient): 'Caregivers Permission List'. A table with the columns Requested,
+ * Caregiver, Permissions and Status from 768 px, one card per request below (ui/data-list.tsx). Rows come
+ * from this device's copy (they show offline); answering needs a connection and says so.
  */
 export function PermissionRequestsPage() {
   useRefreshOnOpen();
@@ -56,56 +57,24 @@ export function PermissionRequestsPage() {
           decline.
         </EmptyState>
       ) : (
-        <>
-          <table className="hidden w-full border-collapse overflow-hidden rounded-card bg-surface text-left text-text shadow-card ring-1 ring-border md:table">
-            <caption className="sr-only">Permission requests from your caregivers</caption>
-            <thead className="bg-surface-muted text-small">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Requested
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Caregiver
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Permissions
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {requests.map((entry) => (
-                <tr key={entry.id} data-request-id={entry.id} className="align-top">
-                  <td className="px-4 py-3 whitespace-nowrap">{requestedAt(entry.requested_at)}</td>
-                  <td className="px-4 py-3 [overflow-wrap:anywhere]">{entry.name}</td>
-                  <td className="px-4 py-3">{permissionLabels(entry.permissions).join(', ')}</td>
-                  <td className="px-4 py-3">{status(entry)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <ul className="space-y-3 md:hidden" aria-label="Permission requests from your caregivers">
-            {requests.map((entry) => (
-              <li
-                key={entry.id}
-                data-request-id={entry.id}
-                className="rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border"
-              >
-                <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
-                  <dt className="text-small text-muted">Requested</dt>
-                  <dd>{requestedAt(entry.requested_at)}</dd>
-                  <dt className="text-small text-muted">Caregiver</dt>
-                  <dd className="[overflow-wrap:anywhere]">{entry.name}</dd>
-                  <dt className="text-small text-muted">Permissions</dt>
-                  <dd>{permissionLabels(entry.permissions).join(', ')}</dd>
-                </dl>
-                <div className="mt-3">{status(entry)}</div>
-              </li>
-            ))}
-          </ul>
-        </>
+        <DataList
+          items={requests}
+          keyOf={(entry) => entry.id}
+          label="Permission requests from your caregivers"
+          idPrefix="permission-request"
+          columns={[
+            { header: 'Requested', nowrap: true, cell: (entry) => requestedAt(entry.requested_at) },
+            { header: 'Caregiver', cell: (entry) => entry.name },
+            { header: 'Permissions', cell: (entry) => permissionLabels(entry.permissions).join(', ') },
+            // On a card the status and its buttons stand under the facts, with room to tap.
+            {
+              header: 'Status',
+              cell: status,
+              card: (entry) => ({ after: <div className="mt-1">{status(entry)}</div> }),
+            },
+          ]}
+          itemAttributes={(entry) => ({ 'data-request-id': entry.id })}
+        />
       )}
     </>
   );

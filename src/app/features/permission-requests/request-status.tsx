@@ -4,7 +4,7 @@ import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { shownStatusOf, STATUS_TEXT } from './permission-request-format';
 
-// The Status cell (SPEC section 2): Accept and Decline on a pending request, otherwise the outcome in
+// The Status cell: Accept and Decline on a pending request, otherwise the outcome in
 // words (Approved or Rejected).
 
 type Props = {

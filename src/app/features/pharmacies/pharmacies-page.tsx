@@ -1,42 +1,60 @@
-import { useCallback, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
-import type { DirectoryPharmacy } from '../../../domain/directory';
+import { Store } from 'lucide-react';
+import {
+  DOCTOR_PAGE_SIZE,
+  pharmacySearchQuerySchema,
+  type DirectoryPharmacy,
+} from '../../../domain/directory';
 import { MY_PHARMACY_MESSAGES, type MyPharmacy } from '../../../domain/pharmacies';
 import { userDb } from '../../../local/db';
-import { addPharmacy, makePreferred, removePharmacy } from '../../../local/pharmacies';
+import { addPharmacy, makePreferred, removePharmacy, searchPharmacies } from '../../../local/pharmacies';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Card, PageTitle } from '../../ui/page';
-import { MyPharmacies } from './my-pharmacies';
-import { PharmacySearch } from './pharmacy-search';
+import { DirectorySearch, type SearchField } from '../../ui/directory/directory-search';
+import { MyEntries } from '../../ui/directory/my-entries';
+import { goToSearch, useDirectoryList } from '../../ui/directory/use-directory-list';
+import { NoPatientSelected, PageTitle } from '../../ui/page';
+import { PharmacyEntry, PharmacyResult } from './pharmacy-parts';
 import { useMyPharmacies } from './use-my-pharmacies';
 
-// /pharmacies and /caregiver/pharmacies: the patient's pharmacies from the device's table (offline too), and
-// the directory search. Only the patient changes the list (add, make preferred, remove); a caregiver with
-// Read Pharmacy sees it, and with Search Pharmacy may search the directory to look up a phone or address.
+// /pharmacies and /caregiver/pharmacies: the patient's pharmacies from the device's table (offline too),
+// the preferred one first, and the directory search near a zip and/or by name (5 a page): the provider
+// pattern of ui/directory, configured for pharmacies, which have a preferred one. Only the patient changes
+// the list (add, make preferred, remove); a caregiver with Read Pharmacy sees it, and with Search Pharmacy
+// may search the directory to look up a phone or address, without Add.
 
 export type PharmacyAbilities = { change: boolean; search: boolean };
 type Props = { patientId: string | null; can: PharmacyAbilities };
 
+type Criteria = { zip: string; name: string };
+const EMPTY: Criteria = { zip: '', name: '' };
+const SEARCH_ID = 'find-a-pharmacy';
+const HEADING_ID = 'my-pharmacies-heading';
+const FIELDS: readonly SearchField<Criteria>[] = [
+  {
+    name: 'zip',
+    label: 'Zip code',
+    inputMode: 'numeric',
+    autoComplete: 'postal-code',
+    placeholder: 'e.g. 10001',
+    hint: 'Nearest first',
+  },
+  { name: 'name', label: 'Name', placeholder: 'e.g. Walgreens', hint: 'A zip code, a name, or both' },
+];
+const search = (criteria: Criteria, page: number, signal: AbortSignal) =>
+  searchPharmacies({ ...criteria, page, limit: DOCTOR_PAGE_SIZE }, { signal });
+const directoryIdOf = (pharmacy: { pharmacy_id: string }) => pharmacy.pharmacy_id;
+
 export function PharmaciesPage({ patientId, can }: Props) {
   const pharmacies = useMyPharmacies(patientId);
-  const [removing, setRemoving] = useState<MyPharmacy | null>(null);
-  const [focusId, setFocusId] = useState<string | null>(null);
-  const clearFocus = useCallback(() => setFocusId(null), []);
-  const listed = useMemo(
-    () => new Set((pharmacies ?? []).map((pharmacy) => pharmacy.pharmacy_id)),
-    [pharmacies],
-  );
+  const list = useDirectoryList({
+    entries: pharmacies,
+    directoryIdOf,
+    headingId: HEADING_ID,
+    remove: (pharmacy: MyPharmacy) => removePharmacy(userDb(), pharmacy.id),
+    removedMessage: MY_PHARMACY_MESSAGES.removed,
+  });
 
-  if (!patientId) {
-    return (
-      <>
-        <PageTitle>Pharmacies</PageTitle>
-        <Card>
-          <p>Please select patient.</p>
-        </Card>
-      </>
-    );
-  }
+  if (!patientId) return <NoPatientSelected title="Pharmacies" />;
 
   const add = async (pharmacy: DirectoryPharmacy) => {
     try {
@@ -52,50 +70,71 @@ export function PharmaciesPage({ patientId, can }: Props) {
       await makePreferred(userDb(), pharmacy.id);
       toast.success(MY_PHARMACY_MESSAGES.preferred);
       // It moves to the top of the list: focus follows it.
-      setFocusId(pharmacy.id);
+      list.focus(pharmacy.id);
     } catch (error) {
       toast.error(error instanceof Error ? error.message : 'The preferred pharmacy could not be saved.');
     }
   };
 
-  const confirmRemove = async () => {
-    if (!removing || !pharmacies) return;
-    // Focus then goes to the next entry (or the one before), or to the heading when the list is empty.
-    const index = pharmacies.findIndex((pharmacy) => pharmacy.id === removing.id);
-    const neighbour = pharmacies[index + 1] ?? pharmacies[index - 1] ?? null;
-    await removePharmacy(userDb(), removing.id);
-    setRemoving(null);
-    toast.success(MY_PHARMACY_MESSAGES.removed);
-    if (neighbour) setFocusId(neighbour.id);
-    else requestAnimationFrame(() => document.getElementById('my-pharmacies-heading')?.focus());
-  };
-
-  const findPharmacy = () => {
-    const field = document.querySelector<HTMLElement>('#find-a-pharmacy input');
-    field?.scrollIntoView({ block: 'center' });
-    field?.focus();
-  };
-
   return (
     <>
       <PageTitle description="Your pharmacies, on this device even without a signal.">Pharmacies</PageTitle>
-      <MyPharmacies
-        pharmacies={pharmacies}
-        canChange={can.change}
-        onFindPharmacy={can.search ? findPharmacy : null}
-        onMakePreferred={(pharmacy) => void prefer(pharmacy)}
-        onRemove={setRemoving}
-        focusId={focusId}
-        onFocused={clearFocus}
-      />
-      {can.search ? <PharmacySearch listed={listed} onAdd={can.change ? add : null} /> : null}
+      <MyEntries
+        title="My pharmacies"
+        headingId={HEADING_ID}
+        entries={pharmacies}
+        keyOf={(pharmacy) => pharmacy.id}
+        itemAttributes={(pharmacy) => ({ 'data-pharmacy-entry': pharmacy.id })}
+        empty={{
+          icon: <Store />,
+          title: 'No pharmacies in your list yet.',
+          text: can.change
+            ? 'Search the directory below and add the pharmacies you use: their addresses and phone numbers then stay on this device, even without a signal.'
+            : 'When pharmacies are added to this list, they show here.',
+        }}
+        find={can.search ? { label: 'Find a pharmacy', onFind: () => goToSearch(SEARCH_ID) } : null}
+        focusKey={list.focusId}
+        onFocused={list.clearFocus}
+      >
+        {(pharmacy) => (
+          <PharmacyEntry
+            pharmacy={pharmacy}
+            canChange={can.change}
+            onMakePreferred={(chosen) => void prefer(chosen)}
+            onRemove={list.askRemove}
+          />
+        )}
+      </MyEntries>
+      {can.search ? (
+        <DirectorySearch
+          id={SEARCH_ID}
+          title="Find a pharmacy"
+          offlineMessage={MY_PHARMACY_MESSAGES.searchOffline}
+          fields={FIELDS}
+          empty={EMPTY}
+          schema={pharmacySearchQuerySchema}
+          search={search}
+          idOf={directoryIdOf}
+          nameOf={(pharmacy) => pharmacy.name}
+          noun={{ one: 'pharmacy', many: 'pharmacies' }}
+          noMatches={{
+            title: 'No pharmacies match this search.',
+            text: 'Try part of the name, or a nearby zip code.',
+          }}
+          renderResult={(pharmacy, searched) => (
+            <PharmacyResult pharmacy={pharmacy} searchedByZip={searched.zip.trim() !== ''} />
+          )}
+          listed={list.listed}
+          onAdd={can.change ? add : null}
+        />
+      ) : null}
       <ConfirmDialog
-        open={removing !== null}
+        open={list.removing !== null}
         title="Remove pharmacy"
-        message={`Remove ${removing?.name ?? 'this pharmacy'} from your pharmacies? It can be added again from the search.`}
+        message={`Remove ${list.removing?.name ?? 'this pharmacy'} from your pharmacies? It can be added again from the search.`}
         confirmLabel="Remove"
-        onConfirm={() => void confirmRemove()}
-        onClose={() => setRemoving(null)}
+        onConfirm={list.confirmRemove}
+        onClose={list.cancelRemove}
       />
     </>
   );

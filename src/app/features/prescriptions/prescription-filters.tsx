@@ -1,7 +1,7 @@
 import type { PrescriptionFilter, PrescriptionStatus } from '../../../domain/prescriptions';
 import type { LocalDoctor } from '../../../local/db';
-import { Button } from '../../ui/button';
-import { SelectField, TextField } from '../../ui/fields';
+import { SelectField } from '../../ui/fields';
+import { DateRangeFields, FilterBar } from '../../ui/filter-bar';
 import { STATUS_OPTIONS } from './prescription-format';
 
 // The list's filters: status, prescribing doctor and a date range (a prescription is kept when it runs
@@ -17,13 +17,8 @@ type Props = {
 export function PrescriptionFilters({ filter, doctors, onChange }: Props) {
   const set = (key: keyof PrescriptionFilter, value: string) =>
     onChange({ ...filter, [key]: value || undefined });
-  const rangeBackwards = Boolean(filter.startDate && filter.endDate && filter.endDate < filter.startDate);
   return (
-    <form
-      aria-label="Filter prescriptions"
-      onSubmit={(event) => event.preventDefault()}
-      className="mb-4 grid grid-cols-1 gap-x-3 min-[360px]:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-end"
-    >
+    <FilterBar label="Filter prescriptions" columns={4} onClear={() => onChange({})}>
       <SelectField
         label="Status"
         name="status"
@@ -42,26 +37,12 @@ export function PrescriptionFilters({ filter, doctors, onChange }: Props) {
         value={filter.doctor ?? ''}
         onChange={(value) => set('doctor', value)}
       />
-      <TextField
-        label="From"
-        name="startDate"
-        type="date"
-        value={filter.startDate ?? ''}
-        onChange={(value) => set('startDate', value)}
+      <DateRangeFields
+        labels={{ start: 'From', end: 'To' }}
+        start={filter.startDate}
+        end={filter.endDate}
+        onChange={set}
       />
-      <TextField
-        label="To"
-        name="endDate"
-        type="date"
-        value={filter.endDate ?? ''}
-        error={rangeBackwards ? 'The end of the range cannot be before its start.' : undefined}
-        onChange={(value) => set('endDate', value)}
-      />
-      <div className="mb-4 min-[360px]:col-span-2 lg:col-span-1">
-        <Button variant="secondary" onClick={() => onChange({})} className="w-full lg:w-auto">
-          Clear Filters
-        </Button>
-      </div>
-    </form>
+    </FilterBar>
   );
 }

@@ -1,46 +1,20 @@
-import { type ReactNode } from 'react';
 import { Camera, Plus, ScanText, X } from 'lucide-react';
-import { MAX_DOSE_TIMES, type Prescription } from '../../../domain/prescriptions';
+import { MAX_DOSE_TIMES } from '../../../domain/prescriptions';
 import { PRESCRIPTION_OCR_MESSAGES } from '../../../domain/prescription-ocr';
-import { ACCEPTED_UPLOAD_TYPES } from '../../../domain/uploads';
 import { Button } from '../../ui/button';
+import { Card } from '../../ui/card';
 import { FileField } from '../../ui/fields';
+import { GroupError } from '../../ui/form';
+import { useOnline } from '../../ui/use-online';
+import { PHOTO_TYPES, type LabelPhotoState } from './use-label-photo';
 
-// The parts of the prescription form: a checkbox row, the list of dose times, and the label photo with
-// its Read from photo button (see prescription-form.tsx).
+// The controls of the prescription form that are not plain fields: the list of dose times, and the label
+// photo with its Read from photo button (see prescription-form.tsx).
 
-export const PHOTO_TYPES = ACCEPTED_UPLOAD_TYPES.prescription.filter((type) => type.startsWith('image/'));
-export const PHOTO_TYPE_MESSAGE = 'Choose a photo of the label (PNG, JPEG or WebP).';
-
-export const inputClass = (error?: string) =>
+const inputClass = (error?: string) =>
   `block min-h-11 w-full min-w-0 rounded-control border bg-surface px-3 py-2 text-base text-text shadow-sm focus:outline-none focus:ring-2 focus:ring-focus ${
     error ? 'border-danger' : 'border-border-strong'
   }`;
-
-/** Every zone the platform knows, with the chosen one first in the list when it is not among them. */
-export type Reading = { state: 'idle' } | { state: 'reading' } | { state: 'read'; message: string };
-
-export function Checkbox({
-  checked,
-  onChange,
-  children,
-}: {
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  children: ReactNode;
-}) {
-  return (
-    <label className="flex min-h-11 cursor-pointer items-center gap-3 text-text">
-      <input
-        type="checkbox"
-        className="h-5 w-5 shrink-0 accent-primary"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      <span className="min-w-0">{children}</span>
-    </label>
-  );
-}
 
 /** The dose times as time inputs (5-minute steps), each with a Remove button, and 'Add a time'. */
 export function DoseTimes({
@@ -100,47 +74,29 @@ function nextHour(time: string): string {
 }
 
 /** The label photo: choose it, see it, and (online) read the details from it. */
-export function LabelPhotoBox({
-  editing,
-  previewUrl,
-  photoError,
-  onChoose,
-  canRead,
-  online,
-  reading,
-  readFailure,
-  onRead,
-}: {
-  editing: Prescription | null;
-  previewUrl: string | null;
-  photoError: string | null;
-  onChoose: (file: File | undefined) => void;
-  canRead: boolean;
-  online: boolean;
-  reading: Reading;
-  readFailure: string | null;
-  onRead: () => void;
-}) {
+export function LabelPhotoBox({ photo, replacing }: { photo: LabelPhotoState; replacing: boolean }) {
+  const online = useOnline();
+  const { reading, readFailure } = photo;
   return (
-    <div className="mb-4 rounded-card border border-dashed border-border-strong bg-surface-muted p-3 sm:col-span-2">
+    <Card as="div" variant="dashed" padding="snug" className="mb-4 sm:col-span-2">
       <p className="mb-2 flex items-center gap-2 text-small font-medium text-text">
         <Camera aria-hidden="true" className="h-5 w-5" />
         Have the label? Choose a photo of it, then Read from photo to fill in the details.
       </p>
       <FileField
-        label={editing?.attachment_key ? 'Replace the label photo' : 'Label photo'}
+        label={replacing ? 'Replace the label photo' : 'Label photo'}
         accept={PHOTO_TYPES.join(',')}
-        error={photoError}
-        onChoose={onChoose}
+        error={photo.error}
+        onChoose={photo.choose}
       />
-      {previewUrl ? (
+      {photo.previewUrl ? (
         <img
-          src={previewUrl}
+          src={photo.previewUrl}
           alt="The chosen label photo"
           className="mb-3 max-h-48 max-w-full rounded-control object-contain ring-1 ring-border"
         />
       ) : null}
-      <Button variant="secondary" onClick={onRead} disabled={!canRead}>
+      <Button variant="secondary" onClick={photo.read} disabled={!photo.canRead}>
         <ScanText aria-hidden="true" className="h-5 w-5" />
         Read from photo
       </Button>
@@ -159,11 +115,7 @@ export function LabelPhotoBox({
           </p>
         ) : null}
       </div>
-      {readFailure ? (
-        <p role="alert" className="mt-2 text-small text-danger">
-          {readFailure}
-        </p>
-      ) : null}
-    </div>
+      <GroupError message={readFailure} className="mt-2" />
+    </Card>
   );
 }

@@ -10,6 +10,7 @@ import {
   type PrescriptionStatus,
 } from '../../../domain/prescriptions';
 import { type LabelExtraction } from '../../../domain/prescription-ocr';
+import { z } from 'zod';
 
 // The add / edit form's values and their checks, apart from React so they can be tested alone. Text
 // inputs hold strings; the domain's schema (the one the write path and the server use) decides what is
@@ -150,6 +151,18 @@ export function checkFormValues(values: PrescriptionFormValues): {
   }
   return Object.keys(errors).length > 0 ? { fields: null, errors } : { fields: result.data, errors };
 }
+
+/**
+ * The form's schema for use-schema-form (ui/use-schema-form.ts): the checks above as Zod issues, one per
+ * field, and the domain's fields as its output.
+ */
+export const prescriptionFormSchema = z.custom<PrescriptionFormValues>().transform((values, context) => {
+  const { fields, errors } = checkFormValues(values);
+  if (fields) return fields;
+  for (const [path, message] of Object.entries(errors))
+    context.addIssue({ code: 'custom', path: [path], message });
+  return z.NEVER;
+});
 
 /** Only the fields that differ from the prescription as it was (an edit sends just those). */
 export function changedFields(fields: FormFields, before: Prescription): Partial<FormFields> {

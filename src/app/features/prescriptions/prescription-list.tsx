@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { CalendarRange, Clock, CloudUpload, Image, Pill, Store, Stethoscope } from 'lucide-react';
 import { formatDate } from '../../../domain/dates';
@@ -11,6 +11,7 @@ import {
 import { fileUrl } from '../../../local/files';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
+import { CardList } from '../../ui/data-list';
 import { FORM_LABELS, STATUS_TONES, statusActions, supplyText } from './prescription-format';
 
 // The prescriptions as cards: the medicine in large type (read at arm's length), then how and when to take
@@ -45,15 +46,28 @@ async function openPhoto(reference: string) {
   }
 }
 
-export function PrescriptionList({ prescriptions, labelledBy, ...rest }: Props) {
+export function PrescriptionList({ prescriptions, labelledBy, focusId, onFocused, ...rest }: Props) {
   return (
-    <ul className="grid gap-3 lg:grid-cols-2" aria-labelledby={labelledBy}>
-      {prescriptions.map((prescription) => (
-        <PrescriptionCard key={prescription.id} prescription={prescription} {...rest} />
-      ))}
-    </ul>
+    <CardList
+      items={prescriptions}
+      keyOf={(prescription) => prescription.id}
+      labelledBy={labelledBy}
+      className="grid gap-3 lg:grid-cols-2"
+      cardPadding="tile"
+      cardClassName="flex min-w-0 flex-col gap-3"
+      itemAttributes={(prescription) => ({
+        'aria-labelledby': headingIdOf(prescription),
+        'data-prescription-id': prescription.id,
+      })}
+      focusKey={focusId}
+      onFocused={onFocused}
+    >
+      {(prescription) => <PrescriptionCard prescription={prescription} {...rest} />}
+    </CardList>
   );
 }
+
+const headingIdOf = (prescription: Prescription) => `prescription-${prescription.id}`;
 
 function PrescriptionCard({
   prescription,
@@ -65,24 +79,9 @@ function PrescriptionCard({
   doctorNames,
   pharmacyNames,
   addedBy,
-  focusId,
-  onFocused,
-}: Omit<Props, 'prescriptions' | 'labelledBy'> & { prescription: Prescription }) {
-  const ref = useRef<HTMLLIElement>(null);
-  const focus = prescription.id === focusId;
-  // After a save, focus moves to the result, so a keyboard or screen reader user hears what was saved.
-  // A frame later: the sheet that saved it gives focus back to what opened it as it closes, first.
-  useEffect(() => {
-    if (!focus) return;
-    const frame = requestAnimationFrame(() => {
-      ref.current?.focus();
-      onFocused();
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [focus, onFocused]);
-
+}: Omit<Props, 'prescriptions' | 'labelledBy' | 'focusId' | 'onFocused'> & { prescription: Prescription }) {
   const label = medicineLabel(prescription);
-  const headingId = `prescription-${prescription.id}`;
+  const headingId = headingIdOf(prescription);
   const doctor = prescription.doctor_id
     ? (doctorNames.get(prescription.doctor_id) ?? 'A doctor no longer in the list')
     : null;
@@ -96,13 +95,7 @@ function PrescriptionCard({
     : `From ${formatDate(prescription.start_date)}, ongoing`;
 
   return (
-    <li
-      ref={ref}
-      tabIndex={-1}
-      aria-labelledby={headingId}
-      data-prescription-id={prescription.id}
-      className="flex min-w-0 flex-col gap-3 rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border focus:outline-none focus:ring-2 focus:ring-focus sm:p-5"
-    >
+    <>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h3 id={headingId} className="text-title leading-tight text-text [overflow-wrap:anywhere]">
@@ -201,7 +194,7 @@ function PrescriptionCard({
           ) : null}
         </div>
       ) : null}
-    </li>
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { DateTime } from 'luxon';
-import { Pill, Plus, SearchX } from 'lucide-react';
+import { Pill, Plus } from 'lucide-react';
 import {
   medicineLabel,
   PRESCRIPTION_MESSAGES,
@@ -13,10 +13,9 @@ import { userDb } from '../../../local/db';
 import { removePrescription, setPrescriptionStatus } from '../../../local/prescriptions';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Card, EmptyState, PageTitle } from '../../ui/page';
-import { Sheet } from '../../ui/sheet';
+import { EmptyState, NoMatches, NoPatientSelected, PageTitle } from '../../ui/page';
 import { PrescriptionFilters } from './prescription-filters';
-import { PrescriptionFormPanel } from './prescription-form';
+import { PrescriptionFormSheet } from './prescription-form';
 import { PrescriptionList } from './prescription-list';
 import {
   hasFilter,
@@ -73,16 +72,7 @@ export function PrescriptionsPage({ patientId, caregiverId, can, isPatient, sche
     [pharmacies],
   );
 
-  if (!patientId) {
-    return (
-      <>
-        <PageTitle>Prescriptions</PageTitle>
-        <Card>
-          <p>Please select patient.</p>
-        </Card>
-      </>
-    );
-  }
+  if (!patientId) return <NoPatientSelected title="Prescriptions" />;
 
   const focusHeading = () => requestAnimationFrame(() => document.getElementById(LIST_HEADING_ID)?.focus());
 
@@ -157,15 +147,7 @@ export function PrescriptionsPage({ patientId, caregiverId, can, isPatient, sche
           </EmptyState>
         ) : shown.length === 0 ? (
           filtered ? (
-            <EmptyState
-              icon={<SearchX />}
-              title="No prescriptions match these filters."
-              action={
-                <Button variant="secondary" onClick={() => setFilter({})}>
-                  Clear Filters
-                </Button>
-              }
-            />
+            <NoMatches title="No prescriptions match these filters." onClear={() => setFilter({})} />
           ) : (
             <EmptyState
               icon={<Pill />}
@@ -198,32 +180,25 @@ export function PrescriptionsPage({ patientId, caregiverId, can, isPatient, sche
         )}
       </section>
 
-      <Sheet
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'New prescription' : 'Edit prescription'}
-        data-testid="prescription-sheet"
-      >
-        {editing !== null ? (
-          <PrescriptionFormPanel
-            key={editing === 'new' ? 'new' : editing.id}
-            patientId={patientId}
-            caregiverId={caregiverId}
-            isPatient={isPatient}
-            editing={editing === 'new' ? null : editing}
-            today={today}
-            doctors={doctors}
-            pharmacies={pharmacies}
-            caregivers={caregivers}
-            onDone={(message, id) => {
-              setEditing(null);
-              setFocusId(id);
-              toast.success(message);
-            }}
-            onCancel={() => setEditing(null)}
-          />
-        ) : null}
-      </Sheet>
+      {editing !== null ? (
+        <PrescriptionFormSheet
+          key={editing === 'new' ? 'new' : editing.id}
+          patientId={patientId}
+          caregiverId={caregiverId}
+          isPatient={isPatient}
+          editing={editing === 'new' ? null : editing}
+          today={today}
+          doctors={doctors}
+          pharmacies={pharmacies}
+          caregivers={caregivers}
+          onDone={(message, id) => {
+            setEditing(null);
+            setFocusId(id);
+            toast.success(message);
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete prescription?"

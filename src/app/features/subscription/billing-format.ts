@@ -7,8 +7,8 @@ import {
 import { formatDate } from '../../../domain/clock';
 import type { BadgeTone } from '../../ui/badge';
 
-// How the Subscription screen names a subscription's state: the status badge's colour (SPEC section 2:
-// active teal, trialing yellow, anything else red), the status in words, and its dates.
+// How the Subscription screen names a subscription's state: the status badge's colour (active
+// teal, trialing yellow, anything else red), the status in words, and its dates.
 
 export function statusTone(status: SubscriptionStatus | string): BadgeTone {
   if (status === 'active') return 'info'; // the theme's teal

@@ -5,8 +5,9 @@ import { hasUserDb, userDb } from '../../../local/db';
 import { refreshSubscription } from '../../../local/billing';
 import { useSession } from '../../shell/use-session';
 import { statusSummary } from './billing-format';
+import { Card } from '../../ui/card';
 
-// /billing/success and /billing/cancel (SPEC section 2, public): where the checkout sends the person back.
+// /billing/success and /billing/cancel (public): where the checkout sends the person back.
 // They may be signed in (a change from the Subscription screen) or not yet (a plan chosen when the login
 // asked for one): each page says what happened and offers the next step for either.
 
@@ -16,10 +17,10 @@ const primaryLinkClass =
 function ResultFrame({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main id="main" className="flex min-h-screen items-center justify-center px-4 py-10">
-      <div className="w-full max-w-lg min-w-0 rounded-card bg-surface p-6 text-text shadow-card ring-1 ring-border">
+      <Card as="div" padding="frame" className="w-full max-w-lg min-w-0">
         <h1 className="mb-4 text-title">{title}</h1>
         {children}
-      </div>
+      </Card>
     </main>
   );
 }

@@ -7,9 +7,10 @@ import { Button } from '../../ui/button';
 import { DialogFrame } from '../../ui/confirm-dialog';
 import { EmptyState } from '../../ui/page';
 import { billingDate, renewalText, statusLabel, statusTone } from './billing-format';
+import { Card } from '../../ui/card';
 
-// The Manage Subscription tab (SPEC section 2): Plan, Amount, Status, Start Date, Renewal Date, and
-// 'Cancel Subscription' only while the subscription is active, behind the spec's confirmation.
+// The Manage Subscription tab: Plan, Amount, Status, Start Date, Renewal Date, and
+// 'Cancel Subscription' only while the subscription is active, behind a confirmation.
 
 type Props = {
   subscription: Subscription | null;
@@ -45,10 +46,7 @@ export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPla
     ['Renewal Date', renewalText(subscription)],
   ];
   return (
-    <section
-      aria-label="Your subscription"
-      className="rounded-card bg-surface p-4 text-text shadow-card ring-1 ring-border sm:p-6"
-    >
+    <Card aria-label="Your subscription">
       <dl className="divide-y divide-border">
         {rows.map(([term, value]) => (
           <div key={term} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3">
@@ -83,6 +81,6 @@ export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPla
           </>
         }
       />
-    </section>
+    </Card>
   );
 }

@@ -6,8 +6,9 @@ import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { billingDate } from './billing-format';
 import type { Pending } from './use-billing-actions';
+import { Card } from '../../ui/card';
 
-// One plan of the Plans tab (SPEC sections 2 and 4): name, description, price or 'Free', the trial, the
+// One plan of the Plans tab: name, description, price or 'Free', the trial, the
 // 'Current Plan' badge, and the buttons the plan card rules allow (domain/billing.ts, planCardState).
 
 export type PlanCardActions = {
@@ -48,11 +49,11 @@ export function PlanCard({ plan, subscription, pending, actions }: Props) {
   );
 
   return (
-    <li
+    <Card
+      as="li"
       data-testid={`plan-${plan.id}`}
-      className={`flex min-w-0 flex-col rounded-card bg-surface p-4 text-text shadow-card ring-1 sm:p-6 ${
-        state.isCurrent ? 'ring-2 ring-primary' : 'ring-border'
-      }`}
+      highlighted={state.isCurrent}
+      className="flex min-w-0 flex-col"
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id={headingId} className="text-heading break-words">
@@ -83,6 +84,6 @@ export function PlanCard({ plan, subscription, pending, actions }: Props) {
         {state.showRenew ? button('Renew', 'renew', () => actions.renew(plan)) : null}
         {state.showSubscribe ? button('Subscribe', 'subscribe', () => actions.subscribe(plan)) : null}
       </div>
-    </li>
+    </Card>
   );
 }

@@ -11,7 +11,7 @@ import { PlanCard } from './plan-card';
 import { useBillingActions } from './use-billing-actions';
 import { useBillingView, useRefreshBilling } from './use-billing';
 
-// /subscription (SPEC section 2): the 'Plans' tab (title 'Subscription Plans') with a card per plan, and
+// /subscription: the 'Plans' tab (title 'Subscription Plans') with a card per plan, and
 // the 'Manage Subscription' tab. Read from the device (the server's last answer), so it shows offline;
 // every change needs a connection and says so.
 

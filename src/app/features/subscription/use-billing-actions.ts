@@ -19,10 +19,10 @@ import {
   upgradeSubscription,
 } from '../../../local/billing';
 
-// The Subscription screen's actions (SPEC sections 2, 4 and 8). Each needs the server: offline it says so
+// The Subscription screen's actions. Each needs the server: offline it says so
 // at once. A change that needs payment first goes to the checkout page the server answers; one that took
 // effect at once is saved on the device (the screen follows) and toasted. A refusal is toasted with the
-// server's words or the spec's store default, and the subscription is fetched again, since a refusal
+// server's words or 'Something went wrong', and the subscription is fetched again, since a refusal
 // usually means the device's copy is out of date (e.g. it was canceled on another device).
 
 export type BillingAction = 'subscribe' | 'upgrade' | 'renew' | 'cancel';
@@ -71,7 +71,7 @@ export function useBillingActions(subscription: Subscription | null | undefined,
       return new Promise<void>(() => undefined);
     }
     if (answer.subscription) toast.success(SUCCESS_TEXT[action]);
-    // SPEC section 8: a missing checkout address is only logged.
+    // A missing checkout address is only logged, never shown.
     else console.error('The server answered no checkout address and no subscription.');
     return Promise.resolve();
   };
@@ -97,7 +97,7 @@ export function useBillingActions(subscription: Subscription | null | undefined,
         await cancelSubscription(userDb(), customerId);
         toast.success(BILLING_MESSAGES.canceled);
       }),
-    /** SPEC section 4: Resume Plan's action is not implemented and is only logged. */
+    /** Resume Plan's action is not implemented yet: it is only logged. */
     resume: (plan: Plan) => console.info(`Resume Plan asked for ${plan.id}: not available yet.`),
   };
 }

@@ -4,6 +4,8 @@
 
 export type ChartPoint = { label: string; value: number | null };
 export type ChartKind = 'bar' | 'line';
+/** A range of values drawn behind the data (a person's target), with its name ('Target'). */
+export type ChartBand = { low: number; high: number; label: string };
 
 export const CHART_WIDTH = 320;
 export const CHART_HEIGHT = 150;
@@ -108,5 +110,49 @@ export function summaryOf(title: string, unit: string, points: readonly ChartPoi
   return (
     `${head}: ${known.length} with a value; lowest ${say(by((a, b) => a < b))}; ` +
     `highest ${say(by((a, b) => a > b))}; latest ${latest ? say(latest) : ''}.`
+  );
+}
+
+/**
+ * Values for the value axis that read as round numbers: 1, 2 or 5 times a power of ten apart (or 25, 250...;
+ * never finer than a tenth), from at or below `low` to at or above `high`, about `count` of them.
+ */
+export function roundTicks(low: number, high: number, count = 4): number[] {
+  const span = high > low ? high - low : Math.max(Math.abs(high), 1) / 10;
+  const rough = span / Math.max(count - 1, 1);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  // 2.5 only from 25 up: a step of 0.25 would need a second decimal.
+  const factors = power >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10];
+  const step = Math.max(0.1, (factors.find((factor) => factor * power >= rough) ?? 10) * power);
+  const first = Math.floor(low / step + 1e-9) * step;
+  const last = Math.max(Math.ceil(high / step - 1e-9) * step, first + step);
+  const ticks: number[] = [];
+  // Multiplied out, not added up, and rounded to the step's decimals: 0.1 + 0.2 is not 0.3.
+  const decimals = step < 1 ? 1 : 0;
+  for (let index = 0; first + index * step <= last + step / 2; index += 1)
+    ticks.push(Number((first + index * step).toFixed(decimals)));
+  return ticks;
+}
+
+/** 'High' above the band, 'Low' below it, null inside it (or for no value). */
+export function bandFlagOf(
+  value: number | null,
+  band: Pick<ChartBand, 'low' | 'high'>,
+): 'High' | 'Low' | null {
+  if (value === null) return null;
+  if (value > band.high) return 'High';
+  if (value < band.low) return 'Low';
+  return null;
+}
+
+/** What a screen reader is told of the band: 'Target 90 to 120 mmHg: 2 days above it, 1 below it.' */
+export function bandSummaryOf(unit: string, points: readonly ChartPoint[], band: ChartBand): string {
+  const flags = points.map((point) => bandFlagOf(point.value, band));
+  const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+  const above = flags.filter((flag) => flag === 'High').length;
+  const below = flags.filter((flag) => flag === 'Low').length;
+  return (
+    `${band.label} ${formatValue(band.low)} to ${formatValue(band.high)} ${unit}: ` +
+    `${days(above)} above it, ${days(below)} below it.`
   );
 }

@@ -1,5 +1,7 @@
 import { useId } from 'react';
 import {
+  bandFlagOf,
+  bandSummaryOf,
   barsOf,
   CHART_HEIGHT,
   CHART_WIDTH,
@@ -11,6 +13,7 @@ import {
   summaryOf,
   xOf,
   yOf,
+  type ChartBand,
   type ChartKind,
   type ChartPoint,
 } from './chart-geometry';
@@ -18,7 +21,9 @@ import {
 // A small chart drawn by hand in SVG (no chart library: Home's cards load on a budget): bars or a line
 // over a few dozen points, scaled to the width it is given (a phone's 390 px too), with gaps where a
 // point has no value. For screen readers the picture is one image with a summary (role="img",
-// aria-label), and the values themselves are a table under "Show the values".
+// aria-label), and the values themselves are a table under "Show the values". A band (a person's target)
+// is drawn behind the data, and each value outside it is drawn as a ring and called High or Low in the
+// table and the summary: never told by colour alone.
 
 export type ChartProps = {
   title: string;
@@ -28,11 +33,15 @@ export type ChartProps = {
   kind: ChartKind;
   min?: number;
   max?: number;
+  /** Values to mark on the value axis, lowest first (roundTicks); the scale spans them unless min/max say. */
+  ticks?: readonly number[];
+  band?: ChartBand;
 };
 
-export function Chart({ title, unit, points, kind, min, max }: ChartProps) {
+export function Chart({ title, unit, points, kind, min, max, ticks, band }: ChartProps) {
   const titleId = useId();
-  const scale = scaleOf(points, kind, min, max);
+  const scale = scaleOf(points, kind, min ?? ticks?.[0], max ?? ticks?.[ticks.length - 1]);
+  const flagOf = (value: number | null) => (band ? bandFlagOf(value, band) : null);
   const first = points[0];
   const last = points[points.length - 1];
   const baseline = PLOT.top + (CHART_HEIGHT - PLOT.top - PLOT.bottom);
@@ -40,21 +49,71 @@ export function Chart({ title, unit, points, kind, min, max }: ChartProps) {
     <figure className="min-w-0" data-testid="chart" data-kind={kind}>
       <figcaption id={titleId} className="mb-1 text-sm font-semibold text-text">
         {title} <span className="font-normal text-muted">({unit})</span>
+        {band ? (
+          <span className="block font-normal text-muted">
+            {band.label}: {formatValue(band.low)} to {formatValue(band.high)} {unit}
+          </span>
+        ) : null}
       </figcaption>
       <svg
         role="img"
-        aria-label={summaryOf(title, unit, points)}
+        aria-label={`${summaryOf(title, unit, points)}${band ? ` ${bandSummaryOf(unit, points, band)}` : ''}`}
         viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
         className="block h-auto w-full max-w-full text-primary"
         preserveAspectRatio="xMidYMid meet"
       >
+        {band ? (
+          <g className="text-primary" data-testid="chart-band">
+            <rect
+              x={PLOT.left}
+              y={yOf(band.high, scale)}
+              width={CHART_WIDTH - PLOT.left - PLOT.right}
+              height={yOf(band.low, scale) - yOf(band.high, scale)}
+              fill="currentColor"
+              fillOpacity="0.12"
+            />
+            {[band.low, band.high].map((edge) => (
+              <line
+                key={edge}
+                x1={PLOT.left}
+                x2={CHART_WIDTH - PLOT.right}
+                y1={yOf(edge, scale)}
+                y2={yOf(edge, scale)}
+                stroke="currentColor"
+                strokeDasharray="4 3"
+                strokeWidth="1"
+              />
+            ))}
+          </g>
+        ) : null}
         <g className="text-muted" fill="currentColor" fontSize="11">
-          <text x={PLOT.left - 4} y={yOf(scale.max, scale) + 4} textAnchor="end">
-            {formatValue(scale.max)}
-          </text>
-          <text x={PLOT.left - 4} y={yOf(scale.min, scale)} textAnchor="end">
-            {formatValue(scale.min)}
-          </text>
+          {ticks ? (
+            ticks.map((tick) => (
+              <g key={tick} data-testid="chart-tick">
+                <line
+                  x1={PLOT.left}
+                  x2={CHART_WIDTH - PLOT.right}
+                  y1={yOf(tick, scale)}
+                  y2={yOf(tick, scale)}
+                  stroke="currentColor"
+                  strokeOpacity="0.25"
+                  strokeWidth="1"
+                />
+                <text x={PLOT.left - 4} y={yOf(tick, scale) + 4} textAnchor="end">
+                  {formatValue(tick)}
+                </text>
+              </g>
+            ))
+          ) : (
+            <>
+              <text x={PLOT.left - 4} y={yOf(scale.max, scale) + 4} textAnchor="end">
+                {formatValue(scale.max)}
+              </text>
+              <text x={PLOT.left - 4} y={yOf(scale.min, scale)} textAnchor="end">
+                {formatValue(scale.min)}
+              </text>
+            </>
+          )}
           {first ? (
             <text x={xOf(0, points.length)} y={CHART_HEIGHT - 6} textAnchor="start">
               {first.label}
@@ -99,16 +158,30 @@ export function Chart({ title, unit, points, kind, min, max }: ChartProps) {
                     strokeLinejoin="round"
                   />
                 ) : null}
-                {run.map((point) => (
-                  <circle
-                    key={point.index}
-                    data-index={point.index}
-                    cx={point.x}
-                    cy={point.y}
-                    r="2.5"
-                    fill="currentColor"
-                  />
-                ))}
+                {run.map((point) =>
+                  flagOf(point.point.value) ? (
+                    <circle
+                      key={point.index}
+                      data-index={point.index}
+                      data-flag={flagOf(point.point.value)}
+                      cx={point.x}
+                      cy={point.y}
+                      r="4.5"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="2"
+                    />
+                  ) : (
+                    <circle
+                      key={point.index}
+                      data-index={point.index}
+                      cx={point.x}
+                      cy={point.y}
+                      r="2.5"
+                      fill="currentColor"
+                    />
+                  ),
+                )}
               </g>
             ))}
       </svg>
@@ -125,6 +198,11 @@ export function Chart({ title, unit, points, kind, min, max }: ChartProps) {
               <th scope="col" className="py-1 font-semibold">
                 {title} ({unit})
               </th>
+              {band ? (
+                <th scope="col" className="py-1 font-semibold">
+                  Against the {band.label.toLowerCase()}
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -132,6 +210,9 @@ export function Chart({ title, unit, points, kind, min, max }: ChartProps) {
               <tr key={`${point.label}-${index}`} className="border-t border-border">
                 <td className="py-1">{point.label}</td>
                 <td className="py-1">{point.value === null ? 'No value' : formatValue(point.value)}</td>
+                {band ? (
+                  <td className="py-1">{point.value === null ? '' : (flagOf(point.value) ?? 'In range')}</td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -2,7 +2,7 @@ import { isValidElement, useEffect, useRef, type ReactNode } from 'react';
 import { useToasterStore, type Renderable, type ValueOrFunction, type Toast } from 'react-hot-toast';
 import { speak } from '../../../local/speech';
 
-// Read-aloud of toasts (SPEC section 8: 'The text is read aloud when speech is enabled'): every error,
+// Read-aloud of toasts: with speech enabled, each toast's text is read aloud. Every error,
 // success or plain toast shown by any screen passes through react-hot-toast's one store, so reading from
 // there covers them all, wherever they were raised. Rendered beside the Toaster (shell/toasts.tsx), which
 // loads after the first paint: speech adds nothing to a first screen.

@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { z } from 'zod';
+import type { DirectorySearchResult } from '../../../src/local/directory-search';
+import { DirectorySearch, type SearchField } from '../../../src/app/ui/directory/directory-search';
+import { MyEntries } from '../../../src/app/ui/directory/my-entries';
+import { useDirectoryList } from '../../../src/app/ui/directory/use-directory-list';
+
+// The provider pattern the doctors and pharmacies screens are configured from (src/app/ui/directory):
+// the patient's own list, the directory search with Add, and removing with the focus kept on the list.
+
+vi.mock('react-hot-toast', () => ({ default: { success: vi.fn(), error: vi.fn() } }));
+
+afterEach(cleanup);
+
+type Clinic = { clinic_id: string; name: string };
+type Criteria = { zip: string };
+const schema = z.object({ zip: z.string().regex(/^\d{5}$/, { error: 'Zip code must be 5 digits.' }) });
+const FIELDS: readonly SearchField<Criteria>[] = [{ name: 'zip', label: 'Zip code', inputMode: 'numeric' }];
+const FOUND: DirectorySearchResult<Clinic> = {
+  kind: 'found',
+  result: {
+    items: [
+      { clinic_id: 'c1', name: 'North Clinic' },
+      { clinic_id: 'c2', name: 'South Clinic' },
+    ],
+    page: 1,
+    totalPages: 1,
+    totalCount: 2,
+  },
+};
+
+function Search({
+  onAdd,
+  search,
+}: {
+  onAdd: ((clinic: Clinic) => Promise<void>) | null;
+  search: (criteria: Criteria) => Promise<DirectorySearchResult<Clinic>>;
+}) {
+  return (
+    <DirectorySearch
+      id="find-a-clinic"
+      title="Find a clinic"
+      offlineMessage="Searching needs a connection."
+      fields={FIELDS}
+      empty={{ zip: '' }}
+      schema={schema}
+      search={(criteria) => search(criteria)}
+      idOf={(clinic) => clinic.clinic_id}
+      nameOf={(clinic) => clinic.name}
+      noun={{ one: 'clinic', many: 'clinics' }}
+      noMatches={{ title: 'No clinics match this search.', text: 'Try a nearby zip code.' }}
+      renderResult={(clinic, searched) => <p>{`${clinic.name} near ${searched.zip}`}</p>}
+      listed={new Set(['c1'])}
+      onAdd={onAdd}
+    />
+  );
+}
+
+describe('DirectorySearch', () => {
+  it("checks the fields with the domain's schema before asking, beside the field", async () => {
+    const search = vi.fn(() => Promise.resolve(FOUND));
+    render(<Search onAdd={null} search={search} />);
+    const form = screen.getByRole('search', { name: 'Find a clinic' });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Zip code' }), { target: { value: '100' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Search' }));
+    expect(within(form).getByText('Zip code must be 5 digits.')).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(form).getByRole('textbox', { name: 'Zip code' })),
+    );
+    expect(search).not.toHaveBeenCalled();
+  });
+
+  it('lists what it found; a listed one says so, the others offer Add', async () => {
+    const onAdd = vi.fn(() => Promise.resolve());
+    render(<Search onAdd={onAdd} search={() => Promise.resolve(FOUND)} />);
+    const form = screen.getByRole('search', { name: 'Find a clinic' });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Zip code' }), { target: { value: '10001' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Search' }));
+    expect(await screen.findByRole('heading', { name: '2 clinics found' })).toBeTruthy();
+    const results = within(screen.getByRole('list', { name: 'Search results' })).getAllByRole('listitem');
+    expect(results.map((item) => item.textContent)).toEqual([
+      'North Clinic near 10001In your list',
+      'South Clinic near 10001Add',
+    ]);
+    expect(within(results[0] as HTMLElement).getByRole('button', { name: 'In your list' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Add South Clinic' }));
+    await waitFor(() => expect(onAdd).toHaveBeenCalledWith({ clinic_id: 'c2', name: 'South Clinic' }));
+  });
+
+  it('offers no Add, and no "In your list", to who may only look things up', async () => {
+    render(<Search onAdd={null} search={() => Promise.resolve(FOUND)} />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Zip code' }), { target: { value: '10001' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const list = await screen.findByRole('list', { name: 'Search results' });
+    expect(within(list).queryAllByRole('button')).toHaveLength(0);
+  });
+});
+
+type Entry = { id: string; clinic_id: string; name: string };
+let saved: Entry[] = [];
+
+function MyClinics({ entries, canSearch }: { entries: Entry[] | undefined; canSearch: boolean }) {
+  const list = useDirectoryList({
+    entries,
+    directoryIdOf: (entry: Entry) => entry.clinic_id,
+    headingId: 'my-clinics-heading',
+    remove: (entry: Entry) => {
+      saved = saved.filter((kept) => kept.id !== entry.id);
+      return Promise.resolve();
+    },
+    removedMessage: 'Clinic removed.',
+  });
+  return (
+    <>
+      <MyEntries
+        title="My clinics"
+        headingId="my-clinics-heading"
+        entries={entries}
+        keyOf={(entry) => entry.id}
+        itemAttributes={(entry) => ({ 'data-clinic-entry': entry.id })}
+        empty={{ icon: null, title: 'No clinics yet.', text: 'Search the directory below.' }}
+        find={canSearch ? { label: 'Find a clinic', onFind: () => undefined } : null}
+        focusKey={list.focusId}
+        onFocused={list.clearFocus}
+      >
+        {(entry) => (
+          <button type="button" onClick={() => list.askRemove(entry)}>{`Remove ${entry.name}`}</button>
+        )}
+      </MyEntries>
+      {list.removing ? (
+        <button type="button" onClick={list.confirmRemove}>
+          Confirm
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+describe('MyEntries and useDirectoryList', () => {
+  it('says the list is empty, with the way to the search only for who may search', () => {
+    const { rerender } = render(<MyClinics entries={[]} canSearch />);
+    expect(screen.getByText('No clinics yet.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Find a clinic' })).toBeTruthy();
+    rerender(<MyClinics entries={[]} canSearch={false} />);
+    expect(screen.queryByRole('button', { name: 'Find a clinic' })).toBeNull();
+  });
+
+  it('after a removal, puts the focus on the next entry, or on the heading once the list is empty', async () => {
+    saved = [
+      { id: 'e1', clinic_id: 'c1', name: 'North Clinic' },
+      { id: 'e2', clinic_id: 'c2', name: 'South Clinic' },
+    ];
+    const { rerender } = render(<MyClinics entries={saved} canSearch />);
+    expect(within(screen.getByRole('list', { name: 'My clinics' })).getAllByRole('listitem')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove North Clinic' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    rerender(<MyClinics entries={saved} canSearch />);
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-clinic-entry')).toBe('e2'));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove South Clinic' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(saved).toHaveLength(0));
+    rerender(<MyClinics entries={saved} canSearch />);
+    await waitFor(() => expect(document.activeElement?.id).toBe('my-clinics-heading'));
+  });
+});
