@@ -195,6 +195,9 @@ export default defineConfig({
           name: 'sync',
           include: ['tests/sync/**/*.test.ts'],
           environment: 'node',
+          // On Postgres, a database per worker (tests/server/worker-database.ts), dropped when the run ends.
+          setupFiles: ['tests/server/worker-database.ts'],
+          globalSetup: ['tests/server/worker-database.ts'],
           testTimeout: 180_000,
           hookTimeout: 60_000,
         },
@@ -204,6 +207,8 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['tests/server/worker-database.ts'],
+          globalSetup: ['tests/server/worker-database.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

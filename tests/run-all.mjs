@@ -1,8 +1,9 @@
-// `npm test`: every check, in order, stopping at the first failure: type check, lint, unit and server
-// tests on PGlite, the server tests again on Postgres when DATABASE_URL is set, then the browser tests
-// in Chromium against a fresh build, after checking the build's first-load JavaScript against its budget
-// (tests/build/budget.mjs). Prints one closing line with the number of tests.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every check, in order, stopping at the first failure: type check and lint (side by side),
+// unit and server tests on PGlite, the server tests again on Postgres when DATABASE_URL is set, then the
+// browser tests in Chromium against a fresh build, after checking the build's first-load JavaScript against
+// its budget (tests/build/budget.mjs). Prints how long each stage took, and one closing line with the number
+// of tests.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,16 +11,50 @@ import { join } from 'node:path';
 const resultsDir = mkdtempSync(join(tmpdir(), 'kincare-results-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
+/** Each stage's title and how long it took, in seconds. */
+const stages = [];
+const secondsSince = (time) => Math.round((Date.now() - time) / 1000);
 
 function run(title, command, args, env = {}, count = () => {}) {
   console.log(`\n=== ${title} ===`);
+  const began = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  stages.push([title, secondsSince(began)]);
   count(); // failed runs count too: their failures belong in the closing line
-  if (result.status !== 0) {
-    console.error(`\n${title} failed.`);
-    printTotals();
-    process.exit(result.status ?? 1);
+  if (result.status !== 0) fail(title, result.status);
+}
+
+function fail(title, status) {
+  console.error(`\n${title} failed.`);
+  printTotals();
+  process.exit(status ?? 1);
+}
+
+/**
+ * Runs checks that need nothing from each other side by side, each a process of its own (the type checker
+ * and the linter use one core each), and prints each one's output whole once it has ended.
+ */
+async function runTogether(steps) {
+  const ended = await Promise.all(
+    steps.map(
+      ({ title, command, args }) =>
+        new Promise((resolve) => {
+          const began = Date.now();
+          const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status) => resolve({ title, status, output, seconds: secondsSince(began) }));
+        }),
+    ),
+  );
+  for (const { title, output, seconds } of ended) {
+    console.log(`\n=== ${title} ===`);
+    process.stdout.write(output);
+    stages.push([title, seconds]);
   }
+  const failed = ended.find(({ status }) => status !== 0);
+  if (failed) fail(failed.title, failed.status);
 }
 
 function countVitest(file) {
@@ -45,7 +80,9 @@ function countPlaywright(file) {
 }
 
 function printTotals() {
-  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log('');
+  for (const [title, seconds] of stages) console.log(`${title}: ${seconds} s`);
+  const seconds = secondsSince(started);
   console.log(`\nAll checks took ${seconds} s.`);
   console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 }
@@ -56,8 +93,10 @@ const vitestJson = (name) => [
   `--outputFile.json=${join(resultsDir, name)}`,
 ];
 
-run('Type check', 'npm', ['run', '--silent', 'typecheck']);
-run('Lint', 'npm', ['run', '--silent', 'lint']);
+await runTogether([
+  { title: 'Type check', command: 'npm', args: ['run', '--silent', 'typecheck'] },
+  { title: 'Lint', command: 'npm', args: ['run', '--silent', 'lint'] },
+]);
 // Two workers: each test file has its own in-memory PGlite, so files run side by side (on a 2-core machine
 // this took the stage from about 460 s to 295 s).
 run(
@@ -68,6 +107,8 @@ run(
   () => countVitest(join(resultsDir, 'vitest.json')),
 );
 if (process.env.DATABASE_URL) {
+  // Two workers here too: each has a database of its own, made from DATABASE_URL's and dropped at the end
+  // (tests/server/worker-database.ts); on the one shared database the files had to run one at a time.
   run(
     'Server and sync tests (Postgres)',
     'npx',
@@ -78,7 +119,7 @@ if (process.env.DATABASE_URL) {
       'server',
       '--project',
       'sync',
-      '--no-file-parallelism',
+      '--maxWorkers=2',
       ...vitestJson('vitest-pg.json'),
     ],
     // The fuzz gate's full 10,000 requests ran on PGlite; what it tests (the server's handling of hostile

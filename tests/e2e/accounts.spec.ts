@@ -1,15 +1,20 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   PASSWORD,
   acceptBetaPolicyIfAsked,
+  createAccount,
   createVerifiedUser,
   expectNoAxeViolations,
   indexedDbNames,
   latestMailTo,
+  signIn,
   signInThroughUi,
   uniqueEmail,
   verificationPath,
 } from './support';
+
+// Signing up, verifying, signing in and out, and where each kind of account may go. Forgot password is in
+// sessions.spec.ts (with the reset token it needs).
 
 test('sign up, verify from the mailbox, sign in to the patient shell, log out leaving nothing behind', async ({
   page,
@@ -58,7 +63,7 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
   await page.getByRole('link', { name: 'Go to sign in' }).click();
   await expect(page).toHaveURL(/\/login$/);
 
-  // A new patient has no plan yet: the sign-in asks for one (issue 13), Free is chosen, and it goes on.
+  // A new patient has no plan yet: the sign-in asks for one, Free is chosen, and it goes on.
   await page.goto('/login');
   const first = page.getByRole('form', { name: 'Sign in' });
   await first.getByLabel('Email').fill(email);
@@ -80,6 +85,7 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
     'Prescriptions',
     'Lab Reports',
     'Medical History',
+    'Vitals',
     'Caregiver Permissions Request',
     'Subscription',
     'Profile',
@@ -117,8 +123,7 @@ test('sign up, verify from the mailbox, sign in to the patient shell, log out le
 });
 
 test('a caregiver account gets the caregiver sidebar and no patient routes', async ({ page, request }) => {
-  const { email } = await createVerifiedUser(request, 'Caregiver', 'Carl Giver');
-  await signInThroughUi(page, email);
+  await signIn(page, await createAccount(request, 'Caregiver', 'Carl Giver'));
   await expect(page).toHaveURL(/\/caregiver\/dashboard$/);
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const label of ['Dashboard', 'Patients', 'Profile', 'Permission Requests']) {
@@ -155,8 +160,7 @@ test('unknown paths redirect: to /login without a token, home by role with one',
   await page.goto('/unauthorized');
   await expect(page.getByText('Unauthorized Access')).toBeVisible();
 
-  const { email } = await createVerifiedUser(request, 'Patient');
-  await signInThroughUi(page, email);
+  await signIn(page, await createAccount(request, 'Patient'));
   await page.goto('/no/such/page');
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/login');
@@ -164,11 +168,10 @@ test('unknown paths redirect: to /login without a token, home by role with one',
 });
 
 test('an expired session (401) clears the session, goes to the root and says Unauthorized', async ({
-  page,
+  patientPage: page,
+  patient: { email },
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient');
-  await signInThroughUi(page, email);
   await page.evaluate(() => {
     localStorage.setItem('selectedPatientId', 'someone');
     localStorage.setItem('healthCheckinDone', 'true');
@@ -190,7 +193,7 @@ test('an expired session (401) clears the session, goes to the root and says Una
       ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),
     ),
   ).toEqual([null, null, null, null]);
-  // Nothing was left unsent, so nothing of the person stays on the device (issue 7).
+  // Nothing was left unsent, so nothing of the person stays on the device.
   expect(
     (await indexedDbNames(page)).filter((name) => name.startsWith('kincare-') && name !== 'kincare-session'),
   ).toEqual([]);
@@ -247,40 +250,4 @@ test('a dead verification link offers a new one; the new link verifies the accou
   // The registration mail is a minute old, so no second one yet (one every 5 minutes): its link still works.
   await page.goto(first);
   await expect(page.getByRole('status')).toContainText('You can sign in now');
-});
-
-test('forgot password: the code can be sent again, and the new password must be typed twice', async ({
-  page,
-  request,
-}) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Rita Reset');
-  const codeIn = (mail: string) => /reset your Kincare password is (\d{6})/.exec(mail)?.[1] ?? '';
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Forgot password?' }).click();
-  const form = page.getByRole('form', { name: 'Reset password' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByRole('button', { name: 'Send code' }).click();
-  await expect(form).toContainText(`We sent a 6-digit code to ${email}.`);
-  let firstCode = '';
-  await expect.poll(async () => (firstCode = codeIn(await latestMailTo(email)))).toMatch(/^\d{6}$/);
-
-  // "Resend code" asks again (the same call, with its limits): a new code arrives.
-  await form.getByRole('button', { name: 'Resend code' }).click();
-  await expect(page.getByText('OTP send successfully!').last()).toBeVisible();
-  let secondCode = '';
-  await expect.poll(async () => (secondCode = codeIn(await latestMailTo(email)))).not.toBe(firstCode); // a fresh random code (the same six digits again: one chance in a million)
-  await expectNoAxeViolations(page);
-  await form.getByLabel('6-digit code').fill(secondCode);
-  await form.getByRole('button', { name: 'Verify code' }).click();
-  await expect(page.getByText('OTP verified successfully!')).toBeVisible();
-
-  const newPassword = 'Copper-Meadow-91';
-  await form.getByRole('textbox', { name: 'New password', exact: true }).fill(newPassword);
-  await form.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(`${newPassword}!`);
-  await form.getByRole('button', { name: 'Set new password' }).click();
-  await expect(form.getByText('New password and confirm password do not match.')).toBeVisible();
-  await form.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(newPassword);
-  await form.getByRole('button', { name: 'Set new password' }).click();
-  await expect(page.getByText('Reset password successfully!')).toBeVisible();
-  expect((await request.post('/api/auth/login', { data: { email, password: newPassword } })).ok()).toBe(true);
 });

@@ -1,23 +1,26 @@
-import { expect, test } from '@playwright/test';
 import { TINY_PNG } from '../fixtures/images';
+import { expect, test } from './fixtures';
 import {
   addAppointmentThroughUi,
-  createVerifiedUser,
+  bearer,
   expectNoAxeViolations,
   firstPullOfNextDocument,
   serverAppointments,
-  signInThroughUi,
+  signIn,
   storedToken,
   waitForServiceWorker,
 } from './support';
 
-test('offline: create and edit, reload while offline, reconnect: the server holds exactly one, edited', async ({
-  page,
+// Appointments, and through them the offline queue every record screen shares (src/local/outbox.ts): a
+// change made offline survives a reload, reaches the server once on reconnecting, merges across tabs, is
+// sent by the service worker alone, carries its file first, and the app syncs on its own triggers. The
+// other record screens test what is theirs (their forms, lists and permissions) over the same queue.
+
+test('offline: create and edit, reload while offline, reconnect: the server holds exactly one, edited; delete asks first', async ({
+  patientPage: page,
   context,
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Opal Offline');
-  await signInThroughUi(page, email);
   await waitForServiceWorker(page);
   await page.getByRole('link', { name: 'Appointments' }).click();
   await expect(page.getByRole('heading', { name: 'Appointments', exact: true })).toBeVisible();
@@ -70,15 +73,28 @@ test('offline: create and edit, reload while offline, reconnect: the server hold
   await expect(page.getByText('All changes are sent.')).toBeVisible();
   await expect(page.getByText(/Last sync: [A-Z][a-z]{2}, /)).toBeVisible();
   await expectNoAxeViolations(page);
+  await page.keyboard.press('Escape');
+
+  // Delete asks for confirmation; Cancel keeps the appointment.
+  await page.getByRole('button', { name: 'Delete Eye exam with drops' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete appointment' });
+  await expect(dialog).toContainText(
+    'Are you sure you want to delete this appointment? This action cannot be undone.',
+  );
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Eye exam with drops')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Eye exam with drops' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('No upcoming appointments.')).toBeVisible();
+  await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(0);
 });
 
 test('two tabs offline both edit; on reconnect there are no duplicates and both show the merged result', async ({
-  page,
+  patientPage: page,
   context,
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Tabitha Tabs');
-  await signInThroughUi(page, email);
   await waitForServiceWorker(page);
   await page.goto('/appointments');
   await addAppointmentThroughUi(page, 'Physio');
@@ -121,12 +137,10 @@ test('two tabs offline both edit; on reconnect there are no duplicates and both 
 });
 
 test("the service worker's sync event alone delivers a queued change after the page is closed", async ({
-  page,
+  patientPage: page,
   context,
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Sam Worker');
-  await signInThroughUi(page, email);
   await waitForServiceWorker(page);
   await page.goto('/appointments');
   const token = await storedToken(page);
@@ -149,32 +163,11 @@ test("the service worker's sync event alone delivers a queued change after the p
     .toEqual(['Flu shot']);
 });
 
-test('delete asks for confirmation', async ({ page, request }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Dee Lete');
-  await signInThroughUi(page, email);
-  await page.goto('/appointments');
-  await addAppointmentThroughUi(page, 'Blood draw');
-  await page.getByRole('button', { name: 'Delete Blood draw' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Delete appointment' });
-  await expect(dialog).toContainText(
-    'Are you sure you want to delete this appointment? This action cannot be undone.',
-  );
-  await expectNoAxeViolations(page);
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByText('Blood draw')).toBeVisible();
-  await page.getByRole('button', { name: 'Delete Blood draw' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByText('No upcoming appointments.')).toBeVisible();
-  await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(0);
-});
-
 test('a file attached offline opens from the device, and is uploaded before the appointment on reconnect', async ({
-  page,
+  patientPage: page,
   context,
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Ada Attach');
-  await signInThroughUi(page, email);
   await waitForServiceWorker(page);
   await page.goto('/appointments');
   await context.setOffline(true);
@@ -215,78 +208,25 @@ test('a file attached offline opens from the device, and is uploaded before the 
   expect(remote.url()).toContain('/api/files/appointment/');
 });
 
-test('a change the server refuses is rolled back, listed with its reason in the sync status, and can be discarded', async ({
-  page,
-  context,
-  request,
-}) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Rory Refused');
-  await signInThroughUi(page, email);
-  await waitForServiceWorker(page);
-  await page.goto('/appointments');
-  await addAppointmentThroughUi(page, 'Checkup');
-  await expect.poll(async () => (await serverAppointments(page, request)).length).toBe(1);
-  await expect(page.getByTestId('sync-status')).toHaveText(/^.Online$/);
-  const [row] = await serverAppointments(page, request);
-  const token = await storedToken(page);
-  // This device edits offline while another device deletes the appointment; a sync pushes before it pulls.
-  await context.setOffline(true);
-  await page.getByRole('button', { name: 'Edit Checkup' }).click();
-  await page
-    .getByRole('form', { name: 'Edit appointment' })
-    .getByRole('textbox', { name: 'Notes' })
-    .fill('Fasting');
-  await page.getByRole('button', { name: 'Save changes' }).click();
-  expect(
-    (
-      await request.delete(`/api/appointments/${row?.id}`, { headers: { Authorization: `Bearer ${token}` } })
-    ).ok(),
-  ).toBe(true);
-  await context.setOffline(false);
-  await expect(
-    page.getByText(
-      'Change to the appointment “Checkup” could not be saved: This appointment was deleted on another device, so your change was not applied.',
-    ),
-  ).toBeVisible();
-  await expect(page.getByTestId('sync-status')).toContainText('1 failed');
-  await page.getByTestId('sync-status').click();
-  await expect(page.getByText('Changes that could not be saved')).toBeVisible();
-  await expect(
-    page
-      .getByRole('listitem')
-      .filter({ hasText: 'Change to the appointment “Checkup”' })
-      .filter({ hasText: 'This appointment was deleted on another device' }),
-  ).toBeVisible();
-  await expectNoAxeViolations(page);
-  await page.getByRole('button', { name: 'Discard' }).click();
-  await expect(page.getByTestId('sync-status')).not.toContainText('failed');
-  await expect(page.getByText('No upcoming appointments.')).toBeVisible();
-});
-
 test('the open app syncs on start, when it becomes visible, and every few minutes', async ({
   page,
+  patient,
   request,
 }) => {
   await page.clock.install();
-  const { email } = await createVerifiedUser(request, 'Patient', 'Trina Triggers');
-  await signInThroughUi(page, email);
   // A record on screen can come from the device's table before the page's own sync has run: each step
   // waits for that page's first pull, so a sync still under way cannot bring in the next step's record.
   const startPull = firstPullOfNextDocument(page);
-  await page.goto('/appointments');
+  await signIn(page, patient, '/appointments');
   await startPull;
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   // Another device books; this page hears of it only through its own triggers.
-  const token = await storedToken(page);
-  const profile = await (
-    await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
-  ).json();
   const book = async (title: string) => {
     const response = await request.post('/api/appointments', {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: bearer(patient.token),
       data: {
         id: crypto.randomUUID(),
-        patient_id: profile.data.patient_id,
+        patient_id: patient.patientId,
         appointment_title: title,
         appointment_date: '2027-04-01T09:00:00Z',
       },
@@ -298,13 +238,14 @@ test('the open app syncs on start, when it becomes visible, and every few minute
   await page.reload();
   await pullAfterReload;
   await expect(page.getByText('Seen on start')).toBeVisible();
+  // Half a second of the page's time passes (its timers run, no real waiting): nothing syncs on its own.
   await book('Seen when visible');
-  await page.waitForTimeout(500);
+  await page.clock.runFor(500);
   await expect(page.getByText('Seen when visible')).toBeHidden();
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await expect(page.getByText('Seen when visible')).toBeVisible();
   await book('Seen a few minutes later');
-  await page.waitForTimeout(500);
+  await page.clock.runFor(500);
   await expect(page.getByText('Seen a few minutes later')).toBeHidden();
   await page.clock.fastForward('03:01');
   await expect(page.getByText('Seen a few minutes later')).toBeVisible();

@@ -1,29 +1,31 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   PASSWORD,
   VIEWPORTS,
   acceptBetaPolicyIfAsked,
+  acceptInvitations,
   addAppointmentThroughUi,
-  apiToken,
-  createVerifiedUser,
+  atEachViewport,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   latestMailTo,
   menuEntry,
-  signInThroughUi,
+  signIn,
   signedInUserId,
   syncNow,
   uniqueEmail,
   waitForServiceWorker,
   bearer,
-  acceptBetaPolicyThroughApi,
 } from './support';
 
-// The caregivers issue end to end (issue 9, point 7), every step as the two people do it in their own
+// Caregivers end to end, every step as the two people do it in their own
 // browsers: the patient invites by e-mail; the invited person registers through the mailed link and sees
 // only the menu entries the patient granted; they ask for AddAppointment; the patient accepts; the
 // caregiver adds an appointment; the patient sees it, attributed; the patient withdraws ReadAppointment;
-// after the caregiver's next sync their device holds none of that patient's appointments.
+// after the caregiver's next sync their device holds none of that patient's appointments. Each journey runs
+// once, on phones; what the menus offer and the screens are checked at the phone's and the laptop's size.
 
 const CAREGIVER_NAME = 'Sam Carer';
 
@@ -96,18 +98,13 @@ async function patientWhoInvites(
   title: string,
   caregiverEmail: string,
 ) {
-  const patient = await createVerifiedUser(request, 'Patient', name);
-  const token = await apiToken(request, patient.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  const profile = (await (await request.get('/api/auth/profile', { headers: bearer(token) })).json())
-    .data as {
-    patient_id: string;
-  };
+  const patient = await createAccount(request, 'Patient', name);
+  const { token } = patient;
   const booked = await request.post('/api/appointments', {
     headers: bearer(token),
     data: {
       id: crypto.randomUUID(),
-      patient_id: profile.patient_id,
+      patient_id: patient.patientId,
       appointment_title: title,
       appointment_date: new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString(),
     },
@@ -118,155 +115,146 @@ async function patientWhoInvites(
     data: { caregiver_email: caregiverEmail, permissions: ['ReadAppointment'] },
   });
   expect(sent.ok(), await sent.text()).toBe(true);
-  return { name, title, email: patient.email, patientId: profile.patient_id };
+  return { name, title, email: patient.email, patientId: patient.patientId };
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width} x ${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on phones', () => {
+  const viewport = VIEWPORTS[0];
+  test.use({ viewport, patientName: 'Ruth Patient' });
 
-    test('invite by e-mail, register through the link, ask for more, add, see it attributed, lose it on withdrawal', async ({
-      page,
-      browser,
-      request,
-    }) => {
-      test.setTimeout(180_000);
-      // The patient, signed in on their own phone.
-      const patient = await createVerifiedUser(request, 'Patient', 'Ruth Patient');
-      await signInThroughUi(page, patient.email);
+  test('invite by e-mail, register through the link, ask for more, add, see it attributed, lose it on withdrawal', async ({
+    patientPage: page,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    // The patient, signed in on their own phone.
 
-      // 1. The patient invites by e-mail, granting ReadAppointment only.
-      await openMenu(page, 'Caregivers');
-      await expect(page.getByRole('heading', { name: 'Caregivers', level: 1 })).toBeVisible();
-      const caregiverEmail = uniqueEmail('journey');
-      const form = page.getByRole('form', { name: 'Invite a caregiver' });
-      await form.getByRole('textbox', { name: 'Caregiver email' }).fill(caregiverEmail);
-      await form.getByRole('button', { name: /^Appointment \d+ of \d+$/ }).click();
-      await form.getByRole('checkbox', { name: 'Read Appointment' }).check();
-      await form.getByRole('button', { name: 'Send invitation' }).click();
-      await expect(page.getByText('Request sent successfully')).toBeVisible();
+    // 1. The patient invites by e-mail, granting ReadAppointment only.
+    await openMenu(page, 'Caregivers');
+    await expect(page.getByRole('heading', { name: 'Caregivers', level: 1 })).toBeVisible();
+    const caregiverEmail = uniqueEmail('journey');
+    const form = page.getByRole('form', { name: 'Invite a caregiver' });
+    await form.getByRole('textbox', { name: 'Caregiver email' }).fill(caregiverEmail);
+    await form.getByRole('button', { name: /^Appointment \d+ of \d+$/ }).click();
+    await form.getByRole('checkbox', { name: 'Read Appointment' }).check();
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(page.getByText('Request sent successfully')).toBeVisible();
 
-      // 2. The invited person opens the mailed link on their own device and registers.
-      const mail = await latestMailTo(caregiverEmail);
-      const link = /\/invite\/register\/[A-Za-z0-9_-]{43}/.exec(mail)?.[0];
-      expect(link, 'the invitation mail holds the registration link').toBeTruthy();
-      const carer = await newDevice(browser, viewport);
-      try {
-        const c = carer.page;
-        await c.goto(link ?? '');
-        await expect(c.getByTestId('invite-from')).toContainText('Ruth Patient invited you');
-        const register = c.getByRole('form', { name: 'Create your caregiver account' });
-        await register.getByLabel('Full name').fill(CAREGIVER_NAME);
-        await register.getByLabel('Password').fill(PASSWORD);
-        await register.getByLabel('Zip code').fill('10001');
-        await register.getByRole('button', { name: 'Create account' }).click();
-        await c.waitForURL(/\/onboarding\//);
-        await c.getByRole('button', { name: 'Continue' }).click();
-        await acceptBetaPolicyIfAsked(c);
-        await expect(c).toHaveURL(/\/caregiver\/dashboard$/);
+    // 2. The invited person opens the mailed link on their own device and registers.
+    const mail = await latestMailTo(caregiverEmail);
+    const link = /\/invite\/register\/[A-Za-z0-9_-]{43}/.exec(mail)?.[0];
+    expect(link, 'the invitation mail holds the registration link').toBeTruthy();
+    const carer = await newDevice(browser, viewport);
+    try {
+      const c = carer.page;
+      await c.goto(link ?? '');
+      await expect(c.getByTestId('invite-from')).toContainText('Ruth Patient invited you');
+      const register = c.getByRole('form', { name: 'Create your caregiver account' });
+      await register.getByLabel('Full name').fill(CAREGIVER_NAME);
+      await register.getByLabel('Password').fill(PASSWORD);
+      await register.getByLabel('Zip code').fill('10001');
+      await register.getByRole('button', { name: 'Create account' }).click();
+      await c.waitForURL(/\/onboarding\//);
+      await c.getByRole('button', { name: 'Continue' }).click();
+      await acceptBetaPolicyIfAsked(c);
+      await expect(c).toHaveURL(/\/caregiver\/dashboard$/);
 
-        // 3. Only what was granted is offered: Appointments, not Doctors or Lab Reports.
+      // 3. Only what was granted is offered: Appointments, not Doctors or Lab Reports.
+      await atEachViewport(c, async () => {
         await expectOffered(c, 'Appointments', true);
         for (const refused of ['Doctors', 'Lab Reports', 'Prescriptions'])
           await expectOffered(c, refused, false);
-        await openMenu(c, 'Appointments');
-        await expect(c.getByRole('button', { name: 'New appointment' })).toHaveCount(0);
+      });
+      await openMenu(c, 'Appointments');
+      await expect(c.getByRole('button', { name: 'New appointment' })).toHaveCount(0);
 
-        // 4. They ask for AddAppointment.
-        await openMenu(c, 'Permission Requests');
-        await c.getByRole('button', { name: /^Appointment/ }).click();
-        await c.getByRole('checkbox', { name: 'Add Appointment' }).check();
-        await c.getByRole('button', { name: 'Save Changes' }).click();
-        await expect(c.getByText('Request sent successfully')).toBeVisible();
+      // 4. They ask for AddAppointment.
+      await openMenu(c, 'Permission Requests');
+      await c.getByRole('button', { name: /^Appointment/ }).click();
+      await c.getByRole('checkbox', { name: 'Add Appointment' }).check();
+      await c.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(c.getByText('Request sent successfully')).toBeVisible();
 
-        // 5. The patient accepts it on 'Caregiver Permissions Request'.
-        await openMenu(page, 'Caregiver Permissions Request');
-        await expect(
-          page.getByRole('heading', { name: 'Caregivers Permission List', level: 1 }),
-        ).toBeVisible();
-        await page.getByRole('button', { name: `Accept the request of ${CAREGIVER_NAME}` }).click();
-        await expect(page.getByText('Approved', { exact: true }).filter({ visible: true })).toBeVisible();
+      // 5. The patient accepts it on 'Caregiver Permissions Request'.
+      await openMenu(page, 'Caregiver Permissions Request');
+      await expect(page.getByRole('heading', { name: 'Caregivers Permission List', level: 1 })).toBeVisible();
+      await page.getByRole('button', { name: `Accept the request of ${CAREGIVER_NAME}` }).click();
+      await expect(page.getByText('Approved', { exact: true }).filter({ visible: true })).toBeVisible();
+      await atEachViewport(page, async () => {
         await expectNoAxeViolations(page);
         await expectNoHorizontalOverflow(page);
+      });
 
-        // 6. The caregiver's next sync brings the permission: they add an appointment.
-        await syncNow(c);
-        await openMenu(c, 'Appointments');
-        await addAppointmentThroughUi(c, 'Eye clinic, booked by Sam');
-        await syncNow(c);
+      // 6. The caregiver's next sync brings the permission: they add an appointment.
+      await syncNow(c);
+      await openMenu(c, 'Appointments');
+      await addAppointmentThroughUi(c, 'Eye clinic, booked by Sam');
+      await syncNow(c);
 
-        // 7. The patient sees it, as added by the caregiver.
-        await openMenu(page, 'Appointments');
-        await syncNow(page);
-        const item = page.getByRole('listitem').filter({ hasText: 'Eye clinic, booked by Sam' });
-        await expect(item).toBeVisible();
-        await expect(item.getByTestId('added-by')).toHaveText(`Added by ${CAREGIVER_NAME}`);
-        // And their caregiver page says so.
-        await openMenu(page, 'Caregivers');
-        await expect(page.getByText(`${CAREGIVER_NAME} added an appointment`)).toBeVisible();
-
-        // 8. The patient withdraws ReadAppointment (keeping AddAppointment).
-        const selectedPatient = await c.evaluate(() => localStorage.getItem('selectedPatientId'));
-        expect(selectedPatient).toBeTruthy();
-        expect(await replicaAppointmentTitles(c, selectedPatient ?? '')).toEqual([
-          'Eye clinic, booked by Sam',
-        ]);
-        await page.getByRole('button', { name: `Edit permissions of ${CAREGIVER_NAME}` }).click();
-        const sheet = page.getByRole('dialog');
-        await sheet.getByRole('button', { name: /^Appointment \d+ of \d+$/ }).click();
-        await sheet.getByRole('checkbox', { name: 'Read Appointment' }).uncheck();
-        await sheet.getByRole('button', { name: 'Save permissions' }).click();
-        await expect(sheet).toBeHidden();
-
-        // 9. After the caregiver's next sync, their device holds none of the patient's appointments, and
-        // the screen is no longer offered.
-        await syncNow(c);
-        await expect.poll(() => replicaAppointmentTitles(c, selectedPatient ?? '')).toEqual([]);
-        await expectOffered(c, 'Appointments', false);
-      } finally {
-        await carer.context.close();
-      }
-    });
-
-    test('a caregiver of three patients reads all three with no signal, switching between them', async ({
-      page,
-      request,
-    }) => {
-      test.setTimeout(180_000);
-      const carer = await createVerifiedUser(request, 'Caregiver', 'Cass Three');
-      const patients = [
-        await patientWhoInvites(request, 'Amy First', 'Amy: dermatology', carer.email),
-        await patientWhoInvites(request, 'Ben Second', 'Ben: physiotherapy', carer.email),
-        await patientWhoInvites(request, 'Cleo Third', 'Cleo: cardiology', carer.email),
-      ];
-      const carerToken = await apiToken(request, carer.email);
-      const received = await request.get('/api/request/received', { headers: bearer(carerToken) });
-      for (const { request_id } of (await received.json()).data as { request_id: string }[])
-        expect(
-          (
-            await request.post('/api/request/approve', { headers: bearer(carerToken), data: { request_id } })
-          ).ok(),
-        ).toBe(true);
-
-      await signInThroughUi(page, carer.email);
-      await waitForServiceWorker(page);
+      // 7. The patient sees it, as added by the caregiver.
+      await openMenu(page, 'Appointments');
       await syncNow(page);
-      const picker = page.getByLabel('Select Patient').filter({ visible: true });
-      await expect(picker.locator('option')).toHaveCount(4); // the three, and 'Choose a patient'
+      const item = page.getByRole('listitem').filter({ hasText: 'Eye clinic, booked by Sam' });
+      await expect(item).toBeVisible();
+      await expect(item.getByTestId('added-by')).toHaveText(`Added by ${CAREGIVER_NAME}`);
+      // And their caregiver page says so.
+      await openMenu(page, 'Caregivers');
+      await expect(page.getByText(`${CAREGIVER_NAME} added an appointment`)).toBeVisible();
 
-      // No signal from here on, and the app is opened afresh (the service worker serves it).
-      await page.context().setOffline(true);
-      await page.reload();
-      for (const patient of patients) {
-        await picker.selectOption({ label: `${patient.name} (${patient.email})` });
-        await openMenu(page, 'Appointments');
-        await expect(page.getByText(patient.title)).toBeVisible();
-        for (const other of patients.filter((candidate) => candidate !== patient))
-          await expect(page.getByText(other.title)).toHaveCount(0);
-      }
+      // 8. The patient withdraws ReadAppointment (keeping AddAppointment).
+      const selectedPatient = await c.evaluate(() => localStorage.getItem('selectedPatientId'));
+      expect(selectedPatient).toBeTruthy();
+      expect(await replicaAppointmentTitles(c, selectedPatient ?? '')).toEqual(['Eye clinic, booked by Sam']);
+      await page.getByRole('button', { name: `Edit permissions of ${CAREGIVER_NAME}` }).click();
+      const sheet = page.getByRole('dialog');
+      await sheet.getByRole('button', { name: /^Appointment \d+ of \d+$/ }).click();
+      await sheet.getByRole('checkbox', { name: 'Read Appointment' }).uncheck();
+      await sheet.getByRole('button', { name: 'Save permissions' }).click();
+      await expect(sheet).toBeHidden();
+
+      // 9. After the caregiver's next sync, their device holds none of the patient's appointments, and
+      // the screen is no longer offered.
+      await syncNow(c);
+      await expect.poll(() => replicaAppointmentTitles(c, selectedPatient ?? '')).toEqual([]);
+      await atEachViewport(c, () => expectOffered(c, 'Appointments', false));
+    } finally {
+      await carer.context.close();
+    }
+  });
+
+  test('a caregiver of three patients reads all three with no signal, switching between them', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const carer = await createAccount(request, 'Caregiver', 'Cass Three');
+    const patients = [
+      await patientWhoInvites(request, 'Amy First', 'Amy: dermatology', carer.email),
+      await patientWhoInvites(request, 'Ben Second', 'Ben: physiotherapy', carer.email),
+      await patientWhoInvites(request, 'Cleo Third', 'Cleo: cardiology', carer.email),
+    ];
+    await acceptInvitations(request, carer.token);
+
+    await signIn(page, carer);
+    await waitForServiceWorker(page);
+    await syncNow(page);
+    const picker = page.getByLabel('Select Patient').filter({ visible: true });
+    await expect(picker.locator('option')).toHaveCount(4); // the three, and 'Choose a patient'
+
+    // No signal from here on, and the app is opened afresh (the service worker serves it).
+    await page.context().setOffline(true);
+    await page.reload();
+    for (const patient of patients) {
+      await picker.selectOption({ label: `${patient.name} (${patient.email})` });
+      await openMenu(page, 'Appointments');
+      await expect(page.getByText(patient.title)).toBeVisible();
+      for (const other of patients.filter((candidate) => candidate !== patient))
+        await expect(page.getByText(other.title)).toHaveCount(0);
+    }
+    await atEachViewport(page, async () => {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page);
-      await page.context().setOffline(false);
     });
+    await page.context().setOffline(false);
   });
-}
+});

@@ -1,56 +1,30 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
-  apiToken,
-  createVerifiedUser,
+  acceptInvitations,
+  atEachViewport,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  invite,
   menuEntry,
-  signInThroughUi,
+  signIn,
   syncNow,
   VIEWPORTS,
   bearer,
-  acceptBetaPolicyThroughApi,
 } from './support';
 
 // The caregiver's side: /caregiver/patients (accept a received request, the patient becomes selectable),
 // the permission-gated submenu, 'Request Additional Permissions' with and without a selected patient, and
-// what the screens do when the patient withdraws a permission or removes the link.
+// what the screens do when the patient withdraws a permission or removes the link. Each journey runs
+// once; the menu and the screens are checked at the phone's and the laptop's size.
 
 const SELECT_WARNING =
   "Start by selecting a patient from the header. Once a patient is selected, use the permissions section below to choose the access you'd like to request.";
 
-async function patientWithToken(request: APIRequestContext, name: string) {
-  const patient = await createVerifiedUser(request, 'Patient', name);
-  const token = await apiToken(request, patient.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  return { ...patient, token };
-}
-
-async function invite(
-  request: APIRequestContext,
-  patientToken: string,
-  email: string,
-  permissions: string[],
-) {
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patientToken),
-    data: { caregiver_email: email, is_family: false, relationship: 'Neighbour', permissions },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-}
-
-/** The caregiver of `caregiverToken` accepts every request waiting (through the API). */
-async function acceptAll(request: APIRequestContext, caregiverToken: string) {
-  const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-  for (const { request_id } of (await received.json()).data as { request_id: string }[]) {
-    const approved = await request.post('/api/request/approve', {
-      headers: bearer(caregiverToken),
-      data: { request_id },
-    });
-    expect(approved.ok(), await approved.text()).toBe(true);
-  }
-}
+/** A neighbour's invitation, as the patient's Caregivers screen sends it. */
+const NEIGHBOUR = { is_family: false, relationship: 'Neighbour' };
 
 // On a phone the most used record screens are tabs of the tab bar (under short names), the rest are in More.
 const TAB_NAMES: Record<string, string> = {
@@ -81,56 +55,61 @@ function patientSelect(page: Page) {
   return page.getByRole('combobox', { name: 'Select Patient' }).locator('visible=true');
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone', () => {
+  test.use({ viewport: VIEWPORTS[0], patientName: 'Paul Patient' });
 
-    test('an existing caregiver accepts a request on Patients; the patient becomes selectable and the menu shows only what was granted', async ({
-      page,
-      request,
-    }) => {
-      const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cora Carer');
-      const patient = await patientWithToken(request, 'Paul Patient');
-      await invite(request, patient.token, caregiver.email, ['ReadAppointment', 'AddAppointment']);
-      await signInThroughUi(page, caregiver.email);
-      await expect(page.getByTestId('care-summary-requests')).toHaveText(
-        '1 request is waiting for your answer.',
-      );
-      // Nothing granted yet: the submenu's place holds the disabled entry.
+  test('an existing caregiver accepts a request on Patients; the patient becomes selectable and the menu shows only what was granted', async ({
+    page,
+    patient,
+    request,
+  }) => {
+    const caregiver = await createAccount(request, 'Caregiver', 'Cora Carer');
+    await invite(request, patient.token, caregiver.email, ['ReadAppointment', 'AddAppointment'], NEIGHBOUR);
+    await signIn(page, caregiver);
+    await expect(page.getByTestId('care-summary-requests')).toHaveText(
+      '1 request is waiting for your answer.',
+    );
+    // Nothing granted yet: the submenu's place holds the disabled entry, at each size where it is.
+    await atEachViewport(page, async (viewport) => {
       await expectMenuOffers(page, 'Appointments', false);
       if (viewport.width < 768) {
         await page.getByTestId('tab-bar').getByRole('button', { name: 'More' }).click();
         await expect(page.getByTestId('more-sheet').getByText('No caregiver permissions')).toBeVisible();
         await page.keyboard.press('Escape');
+        await expect(page.getByTestId('more-sheet')).toBeHidden();
       } else {
         await expect(
           page.getByRole('navigation', { name: 'Main' }).getByText('No caregiver permissions'),
         ).toBeVisible();
       }
-      await expect(patientSelect(page).getByRole('option', { name: /Paul Patient/ })).toHaveCount(0);
+    });
+    await expect(patientSelect(page).getByRole('option', { name: /Paul Patient/ })).toHaveCount(0);
 
-      await (await menuEntry(page, 'Patients')).click();
-      await expect(page).toHaveURL(/\/caregiver\/patients$/);
-      const card = page
-        .getByRole('listitem')
-        .filter({ has: page.getByRole('heading', { name: 'Paul Patient' }) });
-      await expect(card).toContainText(patient.email);
-      await expect(card).toContainText('Neighbour');
-      await expect(card).toContainText('Appointment: Read Appointment, Add Appointment');
-      await expect(page.getByText('No patients yet.')).toBeVisible();
+    await (await menuEntry(page, 'Patients')).click();
+    await expect(page).toHaveURL(/\/caregiver\/patients$/);
+    const card = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Paul Patient' }) });
+    await expect(card).toContainText(patient.email);
+    await expect(card).toContainText('Neighbour');
+    await expect(card).toContainText('Appointment: Read Appointment, Add Appointment');
+    await expect(page.getByText('No patients yet.')).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page);
       await expectTapTargets(page.locator('#main').getByRole('button'));
+    });
 
-      await card.getByRole('button', { name: 'Accept' }).click();
-      await expect(page.getByText('No requests waiting.')).toBeVisible();
-      const mine = page.getByTestId('my-patients');
-      await expect(mine.getByRole('heading', { name: 'Paul Patient' })).toBeVisible();
-      await expect(
-        patientSelect(page).getByRole('option', { name: `Paul Patient (${patient.email})` }),
-      ).toHaveCount(1);
-      // The only patient is selected, and the submenu now offers exactly what was granted.
-      await expect(mine.getByText('Selected', { exact: true }).first()).toBeVisible();
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await expect(page.getByText('No requests waiting.')).toBeVisible();
+    const mine = page.getByTestId('my-patients');
+    await expect(mine.getByRole('heading', { name: 'Paul Patient' })).toBeVisible();
+    await expect(
+      patientSelect(page).getByRole('option', { name: `Paul Patient (${patient.email})` }),
+    ).toHaveCount(1);
+    // The only patient is selected, and the submenu now offers exactly what was granted.
+    await expect(mine.getByText('Selected', { exact: true }).first()).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectMenuOffers(page, 'Appointments', true);
       for (const absent of ['Doctors', 'Pharmacies', 'Lab Reports', 'Prescriptions', 'Medical History']) {
         await expectMenuOffers(page, absent, false);
@@ -138,148 +117,149 @@ for (const viewport of VIEWPORTS) {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page);
     });
+  });
 
-    test('Request Additional Permissions: a warning and "Please select patient." with no patient; with one, granted ones locked and only new ones sent', async ({
-      page,
-      request,
-    }) => {
-      const caregiver = await createVerifiedUser(request, 'Caregiver', 'Ria Requester');
-      const caregiverToken = await apiToken(request, caregiver.email);
-      await signInThroughUi(page, caregiver.email);
-      await (await menuEntry(page, 'Permission Requests')).click();
-      await expect(page.getByRole('heading', { name: 'Request Additional Permissions' })).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
-      await expect(page.getByText(SELECT_WARNING)).toHaveCount(0);
+  test('Request Additional Permissions: a warning and "Please select patient." with no patient; with one, granted ones locked and only new ones sent', async ({
+    page,
+    patient,
+    request,
+  }) => {
+    const caregiver = await createAccount(request, 'Caregiver', 'Ria Requester');
+    await signIn(page, caregiver);
+    await (await menuEntry(page, 'Permission Requests')).click();
+    await expect(page.getByRole('heading', { name: 'Request Additional Permissions' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
+    await expect(page.getByText(SELECT_WARNING)).toHaveCount(0);
 
-      await page.getByRole('button', { name: /^Appointment/ }).click();
-      await page.getByRole('checkbox', { name: 'Add Appointment' }).check();
-      await expect(page.getByText(SELECT_WARNING)).toBeVisible();
-      await page.getByRole('button', { name: 'Save Changes' }).click();
-      await expect(page.getByRole('alert').filter({ hasText: 'Please select patient.' })).toBeVisible();
+    await page.getByRole('button', { name: /^Appointment/ }).click();
+    await page.getByRole('checkbox', { name: 'Add Appointment' }).check();
+    await expect(page.getByText(SELECT_WARNING)).toBeVisible();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Please select patient.' })).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page);
-
-      // Now a patient links them with ReadAppointment; a sync brings the link and selects the patient.
-      const patient = await patientWithToken(request, 'Pia Patient');
-      await invite(request, patient.token, caregiver.email, ['ReadAppointment']);
-      await acceptAll(request, caregiverToken);
-      await syncNow(page);
-      await expect(patientSelect(page)).toHaveValue(/.+/);
-      await expect(page.getByText(SELECT_WARNING)).toHaveCount(0);
-      await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
-
-      const group = page.getByRole('button', { name: /^Appointment/ });
-      if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
-      await expect(group).toHaveAttribute('aria-expanded', 'true');
-      const read = page.getByRole('checkbox', { name: 'Read Appointment (granted)' });
-      await expect(read).toBeChecked();
-      await expect(read).toBeDisabled();
-      const add = page.getByRole('checkbox', { name: 'Add Appointment' });
-      await expect(add).toHaveAccessibleDescription('Book a new appointment');
-      // With a mouse the description is a tooltip: shown on hover (and on focus), hidden otherwise.
-      const tooltip = page.getByRole('tooltip', { name: 'Book a new appointment' });
-      await expect(tooltip).toBeHidden();
-      await add.hover();
-      await expect(tooltip).toBeVisible();
-      await page.mouse.move(0, 0);
-      const all = page.getByRole('checkbox', { name: 'All Appointment permissions' });
-      await expect(all).toHaveAttribute('aria-checked', 'mixed');
-      expect(await all.evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true);
-      await expectTapTargets(page.locator('form label').locator('visible=true'));
-
-      await add.check();
-      await page.getByRole('checkbox', { name: 'Edit Appointment' }).check();
-      await page.getByRole('checkbox', { name: 'Edit Appointment' }).uncheck();
-      const save = page.getByRole('button', { name: 'Save Changes' });
-      await expect(save).toBeVisible();
-      await expectNoAxeViolations(page);
-      await expectNoHorizontalOverflow(page);
-      const sent = page.waitForRequest(
-        (call) => call.method() === 'POST' && call.url().endsWith('/api/request/permission-requests'),
-      );
-      await save.click();
-      await expect(page.getByText('Request sent successfully')).toBeVisible();
-      // Only the new permission is asked for, for the selected patient through their link.
-      const body = (await sent).postDataJSON() as Record<string, unknown>;
-      expect(body.requested_permissions).toEqual(['AddAppointment']);
-      expect(body.patient_id).toEqual(expect.any(String));
-      expect(body.permission_id).toEqual(expect.any(String));
-      await expect(save).toHaveCount(0);
-      const mine = page.getByTestId('my-permission-requests');
-      await expect(mine).toContainText('Appointment: Add Appointment');
-      await expect(mine).toContainText('Pending');
-
-      // The patient was asked for exactly the new permission.
-      const listed = await request.get('/api/request/permission-requests', {
-        headers: bearer(patient.token),
-      });
-      const requests = (await listed.json()).data as { permissions: string[]; status: string }[];
-      expect(requests.map((entry) => entry.permissions)).toEqual([['AddAppointment']]);
     });
 
-    test('revocation: a withdrawn permission leaves its screen and menu entry at once; a removed link leaves the picker and the screens', async ({
-      page,
-      request,
-    }) => {
-      const caregiver = await createVerifiedUser(request, 'Caregiver', 'Vic Visitor');
-      const caregiverToken = await apiToken(request, caregiver.email);
-      await acceptBetaPolicyThroughApi(request, caregiverToken);
-      const patient = await patientWithToken(request, 'Rex Revoker');
-      await invite(request, patient.token, caregiver.email, ['ReadAppointment', 'ReadDoctor']);
-      await acceptAll(request, caregiverToken);
-      await signInThroughUi(page, caregiver.email);
-      await expect(patientSelect(page)).toHaveValue(/.+/);
-      await page.goto('/caregiver/appointments');
-      await expect(page).toHaveURL(/\/caregiver\/appointments$/);
+    // Now a patient links them with ReadAppointment; a sync brings the link and selects the patient.
+    await invite(request, patient.token, caregiver.email, ['ReadAppointment'], NEIGHBOUR);
+    await acceptInvitations(request, caregiver.token);
+    await syncNow(page);
+    await expect(patientSelect(page)).toHaveValue(/.+/);
+    await expect(page.getByText(SELECT_WARNING)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
 
-      const approved = await request.get('/api/request/approved', { headers: bearer(patient.token) });
-      const [link] = (await approved.json()).data as { request_id: string; permission_id: string }[];
-      const withdrawn = await request.put('/api/request/update-permission', {
-        headers: bearer(patient.token),
-        data: { permissions: ['ReadDoctor'], permission_id: link?.permission_id },
-      });
-      expect(withdrawn.ok(), await withdrawn.text()).toBe(true);
-      await syncNow(page);
-      await expect(page).toHaveURL(/\/unauthorized$/);
-      await page.goto('/caregiver/dashboard');
+    const group = page.getByRole('button', { name: /^Appointment/ });
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+    await expect(group).toHaveAttribute('aria-expanded', 'true');
+    const read = page.getByRole('checkbox', { name: 'Read Appointment (granted)' });
+    await expect(read).toBeChecked();
+    await expect(read).toBeDisabled();
+    const add = page.getByRole('checkbox', { name: 'Add Appointment' });
+    await expect(add).toHaveAccessibleDescription('Book a new appointment');
+    // With a mouse the description is a tooltip: shown on hover (and on focus), hidden otherwise.
+    const tooltip = page.getByRole('tooltip', { name: 'Book a new appointment' });
+    await expect(tooltip).toBeHidden();
+    await add.hover();
+    await expect(tooltip).toBeVisible();
+    await page.mouse.move(0, 0);
+    const all = page.getByRole('checkbox', { name: 'All Appointment permissions' });
+    await expect(all).toHaveAttribute('aria-checked', 'mixed');
+    expect(await all.evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true);
+    await atEachViewport(page, () => expectTapTargets(page.locator('form label').locator('visible=true')));
+
+    await add.check();
+    await page.getByRole('checkbox', { name: 'Edit Appointment' }).check();
+    await page.getByRole('checkbox', { name: 'Edit Appointment' }).uncheck();
+    const save = page.getByRole('button', { name: 'Save Changes' });
+    await expect(save).toBeVisible();
+    await atEachViewport(page, async () => {
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalOverflow(page);
+    });
+    const sent = page.waitForRequest(
+      (call) => call.method() === 'POST' && call.url().endsWith('/api/request/permission-requests'),
+    );
+    await save.click();
+    await expect(page.getByText('Request sent successfully')).toBeVisible();
+    // Only the new permission is asked for, for the selected patient through their link.
+    const body = (await sent).postDataJSON() as Record<string, unknown>;
+    expect(body.requested_permissions).toEqual(['AddAppointment']);
+    expect(body.patient_id).toEqual(expect.any(String));
+    expect(body.permission_id).toEqual(expect.any(String));
+    await expect(save).toHaveCount(0);
+    const mine = page.getByTestId('my-permission-requests');
+    await expect(mine).toContainText('Appointment: Add Appointment');
+    await expect(mine).toContainText('Pending');
+
+    // The patient was asked for exactly the new permission.
+    const listed = await request.get('/api/request/permission-requests', {
+      headers: bearer(patient.token),
+    });
+    const requests = (await listed.json()).data as { permissions: string[]; status: string }[];
+    expect(requests.map((entry) => entry.permissions)).toEqual([['AddAppointment']]);
+  });
+
+  test('revocation: a withdrawn permission leaves its screen and menu entry at once; a removed link leaves the picker and the screens', async ({
+    page,
+    request,
+  }) => {
+    const patient = await createAccount(request, 'Patient', 'Rex Revoker');
+    const caregiver = await createAccount(request, 'Caregiver', 'Vic Visitor');
+    await invite(request, patient.token, caregiver.email, ['ReadAppointment', 'ReadDoctor'], NEIGHBOUR);
+    await acceptInvitations(request, caregiver.token);
+    await signIn(page, caregiver);
+    await expect(patientSelect(page)).toHaveValue(/.+/);
+    await page.goto('/caregiver/appointments');
+    await expect(page).toHaveURL(/\/caregiver\/appointments$/);
+
+    const approved = await request.get('/api/request/approved', { headers: bearer(patient.token) });
+    const [link] = (await approved.json()).data as { request_id: string; permission_id: string }[];
+    const withdrawn = await request.put('/api/request/update-permission', {
+      headers: bearer(patient.token),
+      data: { permissions: ['ReadDoctor'], permission_id: link?.permission_id },
+    });
+    expect(withdrawn.ok(), await withdrawn.text()).toBe(true);
+    await syncNow(page);
+    await expect(page).toHaveURL(/\/unauthorized$/);
+    await page.goto('/caregiver/dashboard');
+    await atEachViewport(page, async () => {
       await expectMenuOffers(page, 'Doctors', true);
       await expectMenuOffers(page, 'Appointments', false);
+    });
 
-      await (await menuEntry(page, 'Patients')).click();
-      await expect(
-        page.getByTestId('my-patients').getByRole('heading', { name: 'Rex Revoker' }),
-      ).toBeVisible();
-      const removed = await request.post('/api/request/delete', {
-        headers: bearer(patient.token),
-        data: { request_id: link?.request_id, status: 'approved', request_type: 'approved' },
-      });
-      expect(removed.ok(), await removed.text()).toBe(true);
-      await syncNow(page);
-      await expect(page.getByText('No patients yet.')).toBeVisible();
-      await expect(patientSelect(page).getByRole('option', { name: /Rex Revoker/ })).toHaveCount(0);
-      await expect(patientSelect(page)).toHaveValue('');
-      expect(await page.evaluate(() => localStorage.getItem('selectedPatientId'))).toBeNull();
+    await (await menuEntry(page, 'Patients')).click();
+    await expect(page.getByTestId('my-patients').getByRole('heading', { name: 'Rex Revoker' })).toBeVisible();
+    const removed = await request.post('/api/request/delete', {
+      headers: bearer(patient.token),
+      data: { request_id: link?.request_id, status: 'approved', request_type: 'approved' },
+    });
+    expect(removed.ok(), await removed.text()).toBe(true);
+    await syncNow(page);
+    await expect(page.getByText('No patients yet.')).toBeVisible();
+    await expect(patientSelect(page).getByRole('option', { name: /Rex Revoker/ })).toHaveCount(0);
+    await expect(patientSelect(page)).toHaveValue('');
+    expect(await page.evaluate(() => localStorage.getItem('selectedPatientId'))).toBeNull();
+    await page.goto('/caregiver/dashboard');
+    await expect(page.getByTestId('care-summary')).toContainText('Accept a patient’s request');
+    await atEachViewport(page, async () => {
       await expectMenuOffers(page, 'Doctors', false);
-      await page.goto('/caregiver/dashboard');
-      await expect(page.getByTestId('care-summary')).toContainText('Accept a patient’s request');
       await expectNoAxeViolations(page);
     });
   });
-}
+});
 
 test('a caregiver ends a link with Stop caring; the selected patient is cleared', async ({
   page,
   request,
 }) => {
-  const caregiver = await createVerifiedUser(request, 'Caregiver', 'Sam Stopper');
-  const caregiverToken = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, caregiverToken);
-  const first = await patientWithToken(request, 'Ann First');
-  const second = await patientWithToken(request, 'Bob Second');
-  await invite(request, first.token, caregiver.email, ['ReadAppointment']);
-  await invite(request, second.token, caregiver.email, ['ReadDoctor']);
-  await acceptAll(request, caregiverToken);
-  await signInThroughUi(page, caregiver.email);
+  const caregiver = await createAccount(request, 'Caregiver', 'Sam Stopper');
+  const first = await createAccount(request, 'Patient', 'Ann First');
+  const second = await createAccount(request, 'Patient', 'Bob Second');
+  await invite(request, first.token, caregiver.email, ['ReadAppointment'], NEIGHBOUR);
+  await invite(request, second.token, caregiver.email, ['ReadDoctor'], NEIGHBOUR);
+  await acceptInvitations(request, caregiver.token);
+  await signIn(page, caregiver);
   await (await menuEntry(page, 'Patients')).click();
   // Two patients: none is chosen for the caregiver.
   await expect(patientSelect(page)).toHaveValue('');
@@ -299,7 +279,7 @@ test('a caregiver ends a link with Stop caring; the selected patient is cleared'
   // The remaining patient is the only one now, and is selected in their place.
   await expect(patientSelect(page).getByRole('option', { name: /Bob Second/ })).toHaveCount(0);
   await expect(card('Ann First').getByText('Selected', { exact: true }).first()).toBeVisible();
-  const links = await request.get('/api/request/associate-patients', { headers: bearer(caregiverToken) });
+  const links = await request.get('/api/request/associate-patients', { headers: bearer(caregiver.token) });
   expect(((await links.json()).assigned_patients as { name: string }[]).map((entry) => entry.name)).toEqual([
     'Ann First',
   ]);
@@ -312,9 +292,11 @@ test.describe('on a touch phone', () => {
     page,
     request,
   }) => {
-    const caregiver = await createVerifiedUser(request, 'Caregiver', 'Tia Touch');
-    await signInThroughUi(page, caregiver.email);
-    await page.goto('/caregiver/permission-request');
+    await signIn(
+      page,
+      await createAccount(request, 'Caregiver', 'Tia Touch'),
+      '/caregiver/permission-request',
+    );
     await page.getByRole('button', { name: /^Lab Report/ }).tap();
     for (const text of [
       'View lab reports',

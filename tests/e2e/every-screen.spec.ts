@@ -1,16 +1,16 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
-  acceptBetaPolicyIfAsked,
-  apiToken,
-  createVerifiedUser,
+  acceptInvitations,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
-  signInThroughUi,
+  invite,
+  signIn,
   syncNow,
   uniqueEmail,
   bearer,
-  acceptBetaPolicyThroughApi,
 } from './support';
 
 // Every screen at the smallest phone we design for (360 x 740; each screen's own spec covers 390 x 844 and
@@ -59,42 +59,25 @@ async function checkScreen(page: Page, path: string, heading: string | RegExp) {
 
 /** A patient with an appointment and a linked caregiver who has asked for more (all through the API). */
 async function patientWithCare(request: APIRequestContext) {
-  const patient = await createVerifiedUser(request, 'Patient', 'Nora Narrow');
-  const token = await apiToken(request, patient.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  const profile = (await (await request.get('/api/auth/profile', { headers: bearer(token) })).json())
-    .data as {
-    patient_id: string;
-  };
+  const patient = await createAccount(request, 'Patient', 'Nora Narrow');
+  const { token } = patient;
   const booked = await request.post('/api/appointments', {
     headers: bearer(token),
     data: {
       id: crypto.randomUUID(),
-      patient_id: profile.patient_id,
+      patient_id: patient.patientId,
       appointment_title: 'Rheumatology follow-up with a rather long title',
       appointment_date: new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString(),
       location: 'Outpatients, building C',
     },
   });
   expect(booked.status()).toBe(201);
-  const caregiver = await createVerifiedUser(request, 'Caregiver', 'Carl Narrow');
-  const invited = await request.post('/api/request/send-request', {
-    headers: bearer(token),
-    data: { caregiver_email: caregiver.email, relationship: 'Son', permissions: ALL_READS },
-  });
-  expect(invited.ok()).toBe(true);
-  const caregiverToken = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, caregiverToken);
-  const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-  for (const { request_id } of (await received.json()).data as { request_id: string }[])
-    expect(
-      (
-        await request.post('/api/request/approve', { headers: bearer(caregiverToken), data: { request_id } })
-      ).ok(),
-    ).toBe(true);
+  const caregiver = await createAccount(request, 'Caregiver', 'Carl Narrow');
+  await invite(request, token, caregiver.email, ALL_READS, { relationship: 'Son' });
+  await acceptInvitations(request, caregiver.token);
   const asked = await request.post('/api/request/permission-requests', {
-    headers: bearer(caregiverToken),
-    data: { patient_id: profile.patient_id, requested_permissions: ['AddAppointment'] },
+    headers: bearer(caregiver.token),
+    data: { patient_id: patient.patientId, requested_permissions: ['AddAppointment'] },
   });
   expect(asked.ok(), await asked.text()).toBe(true);
   // A waiting invitation too, so the Sent list shows.
@@ -108,6 +91,7 @@ async function patientWithCare(request: APIRequestContext) {
 test('signed out: sign-in, legal pages, unauthorized, corporate sign-up, billing returns and a dead invitation fit a 360 px phone', async ({
   page,
 }) => {
+  test.setTimeout(180_000);
   await checkScreen(page, '/login', /Kincare|Sign in|Welcome/);
   await checkScreen(page, '/terms-of-use', /Terms/);
   await checkScreen(page, '/privacy-policy', /Privacy/);
@@ -122,9 +106,9 @@ test('signed out: sign-in, legal pages, unauthorized, corporate sign-up, billing
 });
 
 test('a patient: every screen of the menu fits a 360 px phone', async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const { patient } = await patientWithCare(request);
-  await signInThroughUi(page, patient.email);
+  await signIn(page, patient);
   await syncNow(page);
   for (const [path, heading] of [
     ['/dashboard', /Good (Morning|Afternoon|Evening)|Home|Dashboard/],
@@ -136,6 +120,7 @@ test('a patient: every screen of the menu fits a 360 px phone', async ({ page, r
     ['/prescriptions', 'Prescriptions'],
     ['/lab-report', 'Lab Report History'],
     ['/medical-history', 'Medical History'],
+    ['/vitals', 'Vitals'],
     ['/subscription', 'Subscription Plans'],
     ['/profile', 'Profile'],
     ['/beta-user-policy', /Beta/],
@@ -146,12 +131,7 @@ test('a patient: every screen of the menu fits a 360 px phone', async ({ page, r
 test('a caregiver: every screen of the menu fits a 360 px phone', async ({ page, request }) => {
   test.setTimeout(180_000);
   const { caregiver } = await patientWithCare(request);
-  await page.goto('/login');
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email').fill(caregiver.email);
-  await form.getByLabel('Password').fill('Juniper-Lantern-58');
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await acceptBetaPolicyIfAsked(page);
+  await signIn(page, caregiver);
   await syncNow(page);
   for (const [path, heading] of [
     ['/caregiver/dashboard', /Good (Morning|Afternoon|Evening)|Home|Dashboard/],

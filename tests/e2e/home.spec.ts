@@ -1,24 +1,24 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
+import { expect, test } from './fixtures';
 import {
   VIEWPORTS,
-  acceptBetaPolicyThroughApi,
-  apiToken,
-  bearer,
-  createVerifiedUser,
+  atEachViewport,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
   linkCaregiverThroughApi,
-  signInThroughUi,
-  storedToken,
+  signIn,
   waitForServiceWorker,
 } from './support';
 
-// Home (issue 8, point 3; issue 14, point 1): the next appointments and the sync state from this device,
+// Home: the next appointments and the sync state from this device,
 // the latest lab results with the values outside their range named High or Low (offline too), the
 // check-in and Fitbit cards, each empty card saying what to do with a link to a screen that exists, honest
 // "coming soon" pages for the menu entries not built yet, and an 'Unauthorized Access' page with a way back.
+// Each journey runs once, on a phone; what each state looks like is checked at the phone's and the
+// laptop's size (atEachViewport).
 
 const main = (page: Page) => page.getByRole('main');
 const card = (page: Page, id: string) => page.getByTestId(`home-${id}`);
@@ -129,296 +129,282 @@ async function checkLayout(page: Page) {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width} x ${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone, each state at both sizes', () => {
+  test.use({ viewport: VIEWPORTS[0] });
 
-    test('a new patient’s Home: every card empty, each saying what to do and leading to a screen that exists', async ({
-      page,
-      request,
-    }) => {
-      const { email } = await createVerifiedUser(request, 'Patient', 'Hana Home');
-      await signInThroughUi(page, email);
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  test('a new patient’s Home: every card empty, each saying what to do and leading to a screen that exists', async ({
+    patientPage: page,
+  }) => {
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 
-      const next = card(page, 'appointments');
-      await expect(next.getByRole('heading', { name: 'Next appointments' })).toBeVisible();
-      await expect(next).toContainText('No upcoming appointments.');
-      await expect(card(page, 'sync')).toContainText('Every change is saved on the server.');
-      await expect(page.getByTestId('home-sync-state')).toHaveText('Online');
-      await expect(card(page, 'results')).toContainText('No lab reports yet.');
-      for (const [id, heading] of [
-        ['medicines', 'Today’s medicines'],
-        ['results', 'Latest results'],
-        ['check-in', 'Check-in'],
-        ['fitbit', 'Fitbit'],
-      ] as const) {
-        await expect(card(page, id).getByRole('heading', { name: heading })).toBeVisible();
+    const next = card(page, 'appointments');
+    await expect(next.getByRole('heading', { name: 'Next appointments' })).toBeVisible();
+    await expect(next).toContainText('No upcoming appointments.');
+    await expect(card(page, 'sync')).toContainText('Every change is saved on the server.');
+    await expect(page.getByTestId('home-sync-state')).toHaveText('Online');
+    await expect(card(page, 'results')).toContainText('No lab reports yet.');
+    for (const [id, heading] of [
+      ['medicines', 'Today’s medicines'],
+      ['results', 'Latest results'],
+      ['check-in', 'Check-in'],
+      ['fitbit', 'Fitbit'],
+    ] as const) {
+      await expect(card(page, id).getByRole('heading', { name: heading })).toBeVisible();
+    }
+    await atEachViewport(page, () => checkLayout(page));
+
+    // Each empty card's link opens a real screen, and that screen leads back home.
+    const links = [
+      { id: 'appointments', link: 'Add an appointment', url: /\/appointments$/, heading: 'Appointments' },
+      { id: 'medicines', link: 'Add a prescription', url: /\/prescriptions$/, heading: 'Prescriptions' },
+      { id: 'results', link: 'Go to Lab Reports', url: /\/lab-report$/, heading: 'Lab Report History' },
+    ];
+    for (const { id, link, url, heading } of links) {
+      await card(page, id).getByRole('link', { name: link }).click();
+      await expect(page).toHaveURL(url);
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      if (id === 'appointments') {
+        await expect(page.getByRole('button', { name: 'New appointment' })).toBeVisible();
+        await page.goBack();
+      } else if (id === 'medicines') {
+        await expect(
+          main(page)
+            .getByRole('button', { name: /add (your first )?prescription/i })
+            .first(),
+        ).toBeVisible();
+        await page.goBack();
+      } else {
+        await expect(main(page).getByText('No reports found.')).toBeVisible();
+        await expect(main(page).getByRole('button', { name: 'Upload a report' })).toBeVisible();
+        await page.goBack();
       }
-      await checkLayout(page);
-
-      // Each empty card's link opens a real screen, and that screen leads back home.
-      const links = [
-        { id: 'appointments', link: 'Add an appointment', url: /\/appointments$/, heading: 'Appointments' },
-        { id: 'medicines', link: 'Add a prescription', url: /\/prescriptions$/, heading: 'Prescriptions' },
-        { id: 'results', link: 'Go to Lab Reports', url: /\/lab-report$/, heading: 'Lab Report History' },
-      ];
-      for (const { id, link, url, heading } of links) {
-        await card(page, id).getByRole('link', { name: link }).click();
-        await expect(page).toHaveURL(url);
-        await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
-        if (id === 'appointments') {
-          await expect(page.getByRole('button', { name: 'New appointment' })).toBeVisible();
-          await page.goBack();
-        } else if (id === 'medicines') {
-          await expect(
-            main(page)
-              .getByRole('button', { name: /add (your first )?prescription/i })
-              .first(),
-          ).toBeVisible();
-          await page.goBack();
-        } else {
-          await expect(main(page).getByText('No reports found.')).toBeVisible();
-          await expect(main(page).getByRole('button', { name: 'Upload a report' })).toBeVisible();
-          await page.goBack();
-        }
-        await expect(page).toHaveURL(/\/dashboard$/);
-      }
-    });
-
-    test('a patient’s Home with appointments and unsent changes: the next three, soonest first, and the sync state', async ({
-      page,
-      context,
-      request,
-    }) => {
-      const { email } = await createVerifiedUser(request, 'Patient', 'Fiona Filled');
-      await signInThroughUi(page, email);
-      const token = (await storedToken(page)) ?? (await apiToken(request, email));
-      const profile = await (
-        await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
-      ).json();
-      const patientId = profile.data.patient_id as string;
-      await book(request, token, patientId, 'Last week’s check-up', daysFromNow(-7));
-      await book(request, token, patientId, 'Dermatology', daysFromNow(9));
-      await book(request, token, patientId, 'Cardiology', daysFromNow(2, 10, 7));
-      await book(request, token, patientId, 'Cancelled scan', daysFromNow(1), 'cancelled');
-      await book(request, token, patientId, 'Physiotherapy', daysFromNow(5));
-      await book(
-        request,
-        token,
-        patientId,
-        'Eye exam with a rather long title that must wrap on a phone',
-        daysFromNow(12),
-      );
-      await page.reload(); // the app syncs on start
-
-      const next = card(page, 'appointments');
-      await expect(next.getByRole('listitem')).toHaveCount(3);
-      await expect(next.getByRole('listitem').first()).toContainText('Cardiology');
-      await expect(next.getByRole('listitem').first()).toContainText('10:07');
-      expect(await next.getByRole('listitem').allInnerTexts()).toEqual([
-        expect.stringContaining('Cardiology'),
-        expect.stringContaining('Physiotherapy'),
-        expect.stringContaining('Dermatology'),
-      ]);
-      await expect(next).not.toContainText('Cancelled scan');
-      await expect(next).not.toContainText('Last week');
-      await expect(card(page, 'sync')).toContainText('Last synced');
-      await checkLayout(page);
-
-      // A change made offline waits on this device, and Home says so; back online it is sent.
-      await next.getByRole('link', { name: 'See all appointments' }).click();
-      await context.setOffline(true);
-      await page.getByRole('button', { name: 'New appointment' }).click();
-      const form = page.getByRole('form', { name: 'New appointment' });
-      await form.getByRole('textbox', { name: 'Title' }).fill('Dentist');
-      const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
-      const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T08:05`;
-      await form.getByLabel('Date and time').fill(local);
-      await form.getByRole('button', { name: 'Add appointment' }).click();
-      await expect(page.getByText('Appointment added').last()).toBeVisible();
-      await page.goBack();
       await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(page.getByTestId('home-sync-state')).toHaveText('Offline · 1 waiting');
-      await expect(card(page, 'sync')).toContainText(
-        '1 change is saved on this device and will be sent when you are back online.',
-      );
-      await expect(card(page, 'sync').getByRole('button', { name: 'Sync now' })).toBeDisabled();
-      await expect(next.getByRole('listitem').first()).toContainText('Dentist');
+    }
+  });
+
+  test('a patient’s Home with appointments and unsent changes: the next three, soonest first, and the sync state', async ({
+    page,
+    patient,
+    context,
+    request,
+  }) => {
+    const { token, patientId } = patient;
+    await book(request, token, patientId, 'Last week’s check-up', daysFromNow(-7));
+    await book(request, token, patientId, 'Dermatology', daysFromNow(9));
+    await book(request, token, patientId, 'Cardiology', daysFromNow(2, 10, 7));
+    await book(request, token, patientId, 'Cancelled scan', daysFromNow(1), 'cancelled');
+    await book(request, token, patientId, 'Physiotherapy', daysFromNow(5));
+    await book(
+      request,
+      token,
+      patientId,
+      'Eye exam with a rather long title that must wrap on a phone',
+      daysFromNow(12),
+    );
+    await signIn(page, patient); // the app syncs on start
+
+    const next = card(page, 'appointments');
+    await expect(next.getByRole('listitem')).toHaveCount(3);
+    await expect(next.getByRole('listitem').first()).toContainText('Cardiology');
+    await expect(next.getByRole('listitem').first()).toContainText('10:07');
+    expect(await next.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringContaining('Cardiology'),
+      expect.stringContaining('Physiotherapy'),
+      expect.stringContaining('Dermatology'),
+    ]);
+    await expect(next).not.toContainText('Cancelled scan');
+    await expect(next).not.toContainText('Last week');
+    await expect(card(page, 'sync')).toContainText('Last synced');
+    await atEachViewport(page, () => checkLayout(page));
+
+    // A change made offline waits on this device, and Home says so; back online it is sent.
+    await next.getByRole('link', { name: 'See all appointments' }).click();
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'New appointment' }).click();
+    const form = page.getByRole('form', { name: 'New appointment' });
+    await form.getByRole('textbox', { name: 'Title' }).fill('Dentist');
+    const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
+    const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T08:05`;
+    await form.getByLabel('Date and time').fill(local);
+    await form.getByRole('button', { name: 'Add appointment' }).click();
+    await expect(page.getByText('Appointment added').last()).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('home-sync-state')).toHaveText('Offline · 1 waiting');
+    await expect(card(page, 'sync')).toContainText(
+      '1 change is saved on this device and will be sent when you are back online.',
+    );
+    await expect(card(page, 'sync').getByRole('button', { name: 'Sync now' })).toBeDisabled();
+    await expect(next.getByRole('listitem').first()).toContainText('Dentist');
+    await atEachViewport(page, async () => {
       await expectNoHorizontalOverflow(page, main(page));
       await expectNoAxeViolations(page);
-
-      await context.setOffline(false);
-      await card(page, 'sync').getByRole('button', { name: 'Sync now' }).click();
-      await expect(page.getByTestId('home-sync-state')).toHaveText('Online');
-      await expect(card(page, 'sync')).toContainText('Every change is saved on the server.');
     });
 
-    test('Home draws its cards once, where they stay: a reload moves nothing the person is reading', async ({
-      page,
-      request,
-    }) => {
-      const { email } = await createVerifiedUser(request, 'Patient', 'Stella Still');
-      await signInThroughUi(page, email);
-      const token = (await storedToken(page)) ?? (await apiToken(request, email));
-      const profile = await (await request.get('/api/auth/profile', { headers: bearer(token) })).json();
-      const patientId = profile.data.patient_id as string;
-      await book(request, token, patientId, 'Cardiology', daysFromNow(2));
-      await book(request, token, patientId, 'Dermatology', daysFromNow(9));
-      await page.reload(); // the app syncs on start: the appointments reach this device
-      await expect(card(page, 'appointments').getByRole('listitem')).toHaveCount(2);
+    await context.setOffline(false);
+    await card(page, 'sync').getByRole('button', { name: 'Sync now' }).click();
+    await expect(page.getByTestId('home-sync-state')).toHaveText('Online');
+    await expect(card(page, 'sync')).toContainText('Every change is saved on the server.');
+  });
 
-      // Opened again, Home reads everything from the device: each card is drawn once with its content
-      // (the medicines card says at once that there is nothing today, without loading the schedule), and
-      // what loads after it (the sync client, the weather, the other cards' content) moves nothing above.
+  test('Home draws its cards once, where they stay: a reload moves nothing the person is reading', async ({
+    page,
+    patient,
+    request,
+  }) => {
+    await book(request, patient.token, patient.patientId, 'Cardiology', daysFromNow(2));
+    await book(request, patient.token, patient.patientId, 'Dermatology', daysFromNow(9));
+    await signIn(page, patient); // the app syncs on start: the appointments reach this device
+    await expect(card(page, 'appointments').getByRole('listitem')).toHaveCount(2);
+
+    // Opened again, Home reads everything from the device: each card is drawn once with its content
+    // (the medicines card says at once that there is nothing today, without loading the schedule), and
+    // what loads after it (the sync client, the weather, the other cards' content) moves nothing above.
+    // Each size has its own layout: opened at each.
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
       await page.reload();
       await expect(card(page, 'appointments').getByRole('listitem')).toHaveCount(2);
       await expect(card(page, 'medicines')).toContainText('No medicines to take today.');
       await expect(card(page, 'sync')).toContainText('Last synced');
       await expect(card(page, 'results')).toContainText('No lab reports yet.');
-      // The sync status taking its placeholder's place may nudge the header by a hair (about 0.00001); a card
-      // that moved, as when each card was drawn on its own answer, scores 0.015 and more.
+      // The sync status taking its placeholder's place may nudge the header by a hair (about 0.00001); a
+      // card that moved, as when each card was drawn on its own answer, scores 0.015 and more.
       const shift = await layoutShiftSoFar(page);
-      expect(shift.total, shift.moved.join('\n')).toBeLessThan(0.001);
-    });
+      expect(shift.total, `${viewport.width} px: ${shift.moved.join('\n')}`).toBeLessThan(0.001);
+    }
+  });
 
-    test('a patient’s latest lab results on Home: a high value named in words, the report’s type and date, offline after a reload too', async ({
-      page,
-      context,
-      request,
-    }) => {
-      const { email } = await createVerifiedUser(request, 'Patient', 'Rhea Results');
-      await signInThroughUi(page, email);
-      await waitForServiceWorker(page);
-      const token = (await storedToken(page)) ?? (await apiToken(request, email));
-      const profile = await (
-        await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
-      ).json();
-      const patientId = profile.data.patient_id as string;
-      await labReport(request, token, patientId, 'Thyroid Panel', 40, [
-        { name: 'TSH', value: '2.1', unit: 'mIU/L', flag: '', reference_range: '0.4-4.0' },
-      ]);
-      await labReport(request, token, patientId, 'Lipid Panel with a rather long name that must wrap', 3, [
-        { name: 'Total Cholesterol', value: '185', unit: 'mg/dL', flag: '', reference_range: '< 200' },
-        { name: 'HDL Cholesterol', value: '52', unit: 'mg/dL', flag: '', reference_range: '>= 40' },
-        { name: 'LDL Cholesterol', value: '162', unit: 'mg/dL', flag: 'H', reference_range: '< 130' },
-      ]);
-      await page.reload(); // the app syncs on start
+  test('a patient’s latest lab results on Home: a high value named in words, the report’s type and date, offline after a reload too', async ({
+    page,
+    patient,
+    context,
+    request,
+  }) => {
+    const { token, patientId } = patient;
+    await labReport(request, token, patientId, 'Thyroid Panel', 40, [
+      { name: 'TSH', value: '2.1', unit: 'mIU/L', flag: '', reference_range: '0.4-4.0' },
+    ]);
+    await labReport(request, token, patientId, 'Lipid Panel with a rather long name that must wrap', 3, [
+      { name: 'Total Cholesterol', value: '185', unit: 'mg/dL', flag: '', reference_range: '< 200' },
+      { name: 'HDL Cholesterol', value: '52', unit: 'mg/dL', flag: '', reference_range: '>= 40' },
+      { name: 'LDL Cholesterol', value: '162', unit: 'mg/dL', flag: 'H', reference_range: '< 130' },
+    ]);
+    await signIn(page, patient); // the app syncs on start
+    await waitForServiceWorker(page);
 
-      const results = card(page, 'results');
-      const reports = results.getByTestId('home-result-report');
-      await expect(reports).toHaveCount(2);
-      const newest = reports.first();
-      await expect(newest.getByRole('heading', { level: 3 })).toHaveText(
-        'Lipid Panel with a rather long name that must wrap',
-      );
-      await expect(newest).toContainText('Report date');
-      await expect(newest).toContainText('1 of 3 results is outside the reference range.');
-      // The value outside its range comes first, and says High in words, not by colour alone.
-      const first = newest.getByTestId('home-result').first();
-      await expect(first).toContainText('LDL Cholesterol');
-      await expect(first).toContainText('162 mg/dL');
-      await expect(first).toContainText('High');
-      await expect(first).toContainText('Reference range < 130');
-      await expect(first).toHaveAttribute('data-flag', 'H');
-      await expect(reports.nth(1).getByRole('heading', { level: 3 })).toHaveText('Thyroid Panel');
-      await expect(results.getByRole('link', { name: 'See all lab reports' })).toHaveAttribute(
-        'href',
-        '/lab-report',
-      );
-      for (const [id, heading] of [
-        ['check-in', 'Check-in'],
-        ['fitbit', 'Fitbit'],
-      ] as const) {
-        await expect(card(page, id).getByRole('heading', { name: heading })).toBeVisible();
-        // Each card's content has loaded (not its loading sentence any more).
-        await expect(card(page, id)).not.toContainText('Checking');
-      }
-      await checkLayout(page);
+    const results = card(page, 'results');
+    const reports = results.getByTestId('home-result-report');
+    await expect(reports).toHaveCount(2);
+    const newest = reports.first();
+    await expect(newest.getByRole('heading', { level: 3 })).toHaveText(
+      'Lipid Panel with a rather long name that must wrap',
+    );
+    await expect(newest).toContainText('Report date');
+    await expect(newest).toContainText('1 of 3 results is outside the reference range.');
+    // The value outside its range comes first, and says High in words, not by colour alone.
+    const first = newest.getByTestId('home-result').first();
+    await expect(first).toContainText('LDL Cholesterol');
+    await expect(first).toContainText('162 mg/dL');
+    await expect(first).toContainText('High');
+    await expect(first).toContainText('Reference range < 130');
+    await expect(first).toHaveAttribute('data-flag', 'H');
+    await expect(reports.nth(1).getByRole('heading', { level: 3 })).toHaveText('Thyroid Panel');
+    await expect(results.getByRole('link', { name: 'See all lab reports' })).toHaveAttribute(
+      'href',
+      '/lab-report',
+    );
+    for (const [id, heading] of [
+      ['check-in', 'Check-in'],
+      ['fitbit', 'Fitbit'],
+    ] as const) {
+      await expect(card(page, id).getByRole('heading', { name: heading })).toBeVisible();
+      // Each card's content has loaded (not its loading sentence any more).
+      await expect(card(page, id)).not.toContainText('Checking');
+    }
+    await atEachViewport(page, () => checkLayout(page));
 
-      // Offline, after a reload: the same results, read from this device.
-      await context.setOffline(true);
-      await page.reload();
-      await expect(page.getByTestId('home-sync-state')).toHaveText('Offline');
-      await expect(reports).toHaveCount(2);
-      await expect(newest.getByTestId('home-result').first()).toContainText('High');
-      await expect(card(page, 'check-in').getByRole('heading', { name: 'Check-in' })).toBeVisible();
-      await expect(card(page, 'fitbit').getByRole('heading', { name: 'Fitbit' })).toBeVisible();
+    // Offline, after a reload: the same results, read from this device.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('home-sync-state')).toHaveText('Offline');
+    await expect(reports).toHaveCount(2);
+    await expect(newest.getByTestId('home-result').first()).toContainText('High');
+    await expect(card(page, 'check-in').getByRole('heading', { name: 'Check-in' })).toBeVisible();
+    await expect(card(page, 'fitbit').getByRole('heading', { name: 'Fitbit' })).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectNoHorizontalOverflow(page, main(page));
       await expectTapTargets(mainTargets(page));
       await expectNoAxeViolations(page);
-      await context.setOffline(false);
-
-      // The link leads to the whole history.
-      await results.getByRole('link', { name: 'See all lab reports' }).click();
-      await expect(page).toHaveURL(/\/lab-report$/);
-      await expect(page.getByRole('heading', { name: 'Lab Report History', level: 1 })).toBeVisible();
     });
+    await context.setOffline(false);
 
-    test('a caregiver’s Home without a selected patient says what to do; its links lead somewhere real', async ({
-      page,
-      request,
-    }) => {
-      const { email } = await createVerifiedUser(request, 'Caregiver', 'Cora Carer');
-      await signInThroughUi(page, email);
-      await expect(page).toHaveURL(/\/caregiver\/dashboard$/);
-      await expect(page.getByTestId('home-no-patient')).toContainText('No patient is selected.');
-      await expect(card(page, 'appointments')).toContainText(
-        'Select a patient to see their next appointments.',
-      );
-      await checkLayout(page);
-      await page.getByTestId('home-no-patient').getByRole('link', { name: 'Go to Patients' }).click();
-      await expect(page).toHaveURL(/\/caregiver\/patients$/);
-      await expect(page.getByRole('heading', { name: 'Patients', level: 1 })).toBeVisible();
-      await expect(main(page)).not.toContainText('Coming soon');
-      await expect(main(page)).toContainText('No patients yet.');
-      // Nothing to tap yet (the patient's invitation brings the first request): only layout and contrast.
+    // The link leads to the whole history.
+    await results.getByRole('link', { name: 'See all lab reports' }).click();
+    await expect(page).toHaveURL(/\/lab-report$/);
+    await expect(page.getByRole('heading', { name: 'Lab Report History', level: 1 })).toBeVisible();
+  });
+
+  test('a caregiver’s Home without a selected patient says what to do; its links lead somewhere real', async ({
+    page,
+    request,
+  }) => {
+    await signIn(page, await createAccount(request, 'Caregiver', 'Cora Carer'));
+    await expect(page).toHaveURL(/\/caregiver\/dashboard$/);
+    await expect(page.getByTestId('home-no-patient')).toContainText('No patient is selected.');
+    await expect(card(page, 'appointments')).toContainText(
+      'Select a patient to see their next appointments.',
+    );
+    await atEachViewport(page, () => checkLayout(page));
+    await page.getByTestId('home-no-patient').getByRole('link', { name: 'Go to Patients' }).click();
+    await expect(page).toHaveURL(/\/caregiver\/patients$/);
+    await expect(page.getByRole('heading', { name: 'Patients', level: 1 })).toBeVisible();
+    await expect(main(page)).not.toContainText('Coming soon');
+    await expect(main(page)).toContainText('No patients yet.');
+    // Nothing to tap yet (the patient's invitation brings the first request): only layout and contrast.
+    await atEachViewport(page, async () => {
       await expectNoHorizontalOverflow(page, main(page));
       await expectNoAxeViolations(page);
     });
-
-    test('every menu entry leads to a real screen, and Unauthorized Access offers a way back', async ({
-      page,
-      request,
-    }) => {
-      // Signed out: the spec's text, why, and sign-in.
-      await page.goto('/unauthorized');
-      await expect(page.getByRole('heading', { name: 'Unauthorized Access' })).toBeVisible();
-      await expect(main(page)).toContainText('This page needs you to be signed in.');
-      await checkLayout(page);
-      await main(page).getByRole('link', { name: 'Go to sign in' }).click();
-      await expect(page).toHaveURL(/\/login$/);
-
-      const { email } = await createVerifiedUser(request, 'Patient', 'Pia Pages');
-      await signInThroughUi(page, email);
-      // Medical History was the last "coming soon" entry (issue 14, point 2 built it; its own tests check it).
-      await page.goto('/medical-history');
-      await expect(page.getByRole('heading', { name: 'Medical History', level: 1 })).toBeVisible();
-      await expect(main(page)).not.toContainText('Coming soon');
-
-      // A patient on a caregiver page: why, and the way back to their own home.
-      await page.goto('/caregiver/dashboard');
-      await expect(page).toHaveURL(/\/unauthorized$/);
-      await expect(page.getByRole('heading', { name: 'Unauthorized Access' })).toBeVisible();
-      await expect(main(page)).toContainText('This page is for another kind of account.');
-      await checkLayout(page);
-      await main(page).getByRole('link', { name: 'Back to Dashboard' }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
-    });
   });
-}
+
+  test('every menu entry leads to a real screen, and Unauthorized Access offers a way back', async ({
+    page,
+    request,
+  }) => {
+    // Signed out: the spec's text, why, and sign-in.
+    await page.goto('/unauthorized');
+    await expect(page.getByRole('heading', { name: 'Unauthorized Access' })).toBeVisible();
+    await expect(main(page)).toContainText('This page needs you to be signed in.');
+    await atEachViewport(page, () => checkLayout(page));
+    await main(page).getByRole('link', { name: 'Go to sign in' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // Medical History was the last "coming soon" entry (its own tests check it).
+    await signIn(page, await createAccount(request, 'Patient', 'Pia Pages'), '/medical-history');
+    await expect(page.getByRole('heading', { name: 'Medical History', level: 1 })).toBeVisible();
+    await expect(main(page)).not.toContainText('Coming soon');
+
+    // A patient on a caregiver page: why, and the way back to their own home.
+    await page.goto('/caregiver/dashboard');
+    await expect(page).toHaveURL(/\/unauthorized$/);
+    await expect(page.getByRole('heading', { name: 'Unauthorized Access' })).toBeVisible();
+    await expect(main(page)).toContainText('This page is for another kind of account.');
+    await atEachViewport(page, () => checkLayout(page));
+    await main(page).getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
 
 test('a caregiver’s Home for the selected patient: results and check-in with the Read permissions, and why not without', async ({
   page,
   browser,
   request,
 }) => {
-  const patient = await createVerifiedUser(request, 'Patient', 'Paz Patient');
-  const patientToken = await apiToken(request, patient.email);
-  await acceptBetaPolicyThroughApi(request, patientToken);
-  const profile = await (await request.get('/api/auth/profile', { headers: bearer(patientToken) })).json();
-  await labReport(request, patientToken, profile.data.patient_id as string, 'Metabolic Panel', 2, [
+  const patient = await createAccount(request, 'Patient', 'Paz Patient');
+  const patientToken = patient.token;
+  await labReport(request, patientToken, patient.patientId, 'Metabolic Panel', 2, [
     { name: 'Glucose', value: '61', unit: 'mg/dL', flag: 'L', reference_range: '70-99' },
   ]);
   const reader = await linkCaregiverThroughApi(request, patientToken, 'Rita Reader', [
@@ -428,7 +414,7 @@ test('a caregiver’s Home for the selected patient: results and check-in with t
   const booker = await linkCaregiverThroughApi(request, patientToken, 'Bo Booker', ['ReadAppointment']);
 
   await page.setViewportSize(VIEWPORTS[0]);
-  await signInThroughUi(page, reader.email);
+  await signIn(page, reader);
   // The only patient is selected by itself; the caregiver's Home shows that patient's cards.
   const result = card(page, 'results').getByTestId('home-result').first();
   await expect(result).toContainText('Glucose');
@@ -448,7 +434,7 @@ test('a caregiver’s Home for the selected patient: results and check-in with t
 
   const other = await browser.newContext({ viewport: VIEWPORTS[1] });
   const otherPage = await other.newPage();
-  await signInThroughUi(otherPage, booker.email);
+  await signIn(otherPage, booker);
   await expect(card(otherPage, 'appointments')).toBeVisible();
   for (const id of ['results', 'check-in', 'fitbit'])
     await expect(card(otherPage, id)).toContainText('The patient has not given you access to this section.');

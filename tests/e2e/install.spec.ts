@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { createVerifiedUser, expectNoAxeViolations, signInThroughUi } from './support';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { createAccount, expectNoAxeViolations, signIn } from './support';
 
 // Installing the app: Chromium's `beforeinstallprompt` cannot be had from a test server (it needs a
 // browser that judges the site installable and engaged), so the test dispatches one as Chromium does,
@@ -32,9 +33,8 @@ async function offerInstall(page: Page, outcome: 'accepted' | 'dismissed') {
 
 const promptCalls = (page: Page) => page.evaluate(() => (window as Window).promptCalls ?? 0);
 
-async function signIn(page: Page, request: Parameters<typeof createVerifiedUser>[0]) {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Ian Installer');
-  await signInThroughUi(page, email);
+async function signInInstaller(page: Page, request: APIRequestContext) {
+  await signIn(page, await createAccount(request, 'Patient', 'Ian Installer'));
   await expect(page.getByTestId('greeting')).toBeVisible();
 }
 
@@ -45,7 +45,7 @@ test.describe('on a computer', () => {
     page,
     request,
   }) => {
-    await signIn(page, request);
+    await signInInstaller(page, request);
     const nav = page.getByRole('navigation', { name: 'Main' });
     const install = page.getByRole('button', { name: 'Install app' });
     await expect(nav).toBeVisible();
@@ -77,7 +77,7 @@ test.describe('on a computer', () => {
           ? ({ ...original(query), matches: true, media: query } as MediaQueryList)
           : original(query);
     });
-    await signIn(page, request);
+    await signInInstaller(page, request);
     await offerInstall(page, 'dismissed');
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Install app' })).toHaveCount(0);
@@ -88,7 +88,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   test('the More sheet holds the install button when the browser offers', async ({ page, request }) => {
-    await signIn(page, request);
+    await signInInstaller(page, request);
     await offerInstall(page, 'dismissed');
     await page.getByRole('button', { name: 'More' }).click();
     const sheet = page.getByTestId('more-sheet');
@@ -110,7 +110,7 @@ test.describe('in Safari on an iPhone', () => {
   });
 
   test('the More sheet explains Share, then Add to Home Screen', async ({ page, request }) => {
-    await signIn(page, request);
+    await signInInstaller(page, request);
     await page.getByRole('button', { name: 'More' }).click();
     const sheet = page.getByTestId('more-sheet');
     const hintButton = sheet.getByRole('button', { name: 'Add to Home Screen' });

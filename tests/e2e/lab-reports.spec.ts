@@ -1,25 +1,26 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { expect, test } from './fixtures';
 import {
-  acceptBetaPolicyThroughApi,
-  apiToken,
+  atEachViewport,
   bearer,
-  createVerifiedUser,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
   linkCaregiverThroughApi,
   menuEntry,
-  signInThroughUi,
-  storedToken,
+  signIn,
   VIEWPORTS,
   waitForServiceWorker,
+  type Account,
 } from './support';
 
-// /lab-report (issue 12): a text PDF uploaded and read by the server (its text layer, ~0.2 s), the three
+// /lab-report: a text PDF uploaded and read by the server (its text layer, ~0.2 s), the three
 // progress messages in order, the review, the save, the history, the preview (pdf.js), edit and delete; a
 // report chosen offline that is uploaded and read on reconnecting; a caregiver without AddLabReport; and
-// Trends over three reports. Every state: axe, no sideways scrolling, 44 px targets.
+// Trends over three reports. Every state: axe, no sideways scrolling, 44 px targets (the upload journey runs
+// once, on a phone, and each of its states is checked at the phone's and the laptop's size).
 
 const MESSAGES = {
   uploading: 'Uploading your lab report ... Hang tight!',
@@ -120,15 +121,10 @@ async function serverReports(request: APIRequestContext, token: string): Promise
   return (await response.json()).data as ServerReport[];
 }
 
-async function patientId(request: APIRequestContext, token: string): Promise<string> {
-  const profile = await (await request.get('/api/auth/profile', { headers: bearer(token) })).json();
-  return profile.data.patient_id as string;
-}
-
 /** A report with its results, added through the API (as another device would). */
 async function reportThroughApi(
   request: APIRequestContext,
-  token: string,
+  { token, patientId }: Account,
   fields: { type: string; date: string; glucose: string; flag: 'H' | 'L' | '' },
 ) {
   const uploaded = await request.post('/api/upload-image?type=lab', {
@@ -145,7 +141,7 @@ async function reportThroughApi(
   const created = await request.post('/api/lab-reports', {
     headers: bearer(token),
     data: {
-      patient_id: await patientId(request, token),
+      patient_id: patientId,
       attachment_key: (await uploaded.json()).files[0].key as string,
       report_type: fields.type,
       report_date: fields.date,
@@ -166,121 +162,121 @@ async function reportThroughApi(
   expect(created.status(), await created.text()).toBe(201);
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone', () => {
+  test.use({ viewport: VIEWPORTS[0], patientName: 'Lena Lab' });
 
-    test('upload a PDF, review, save, preview, edit and delete', async ({ page, request }) => {
-      test.setTimeout(120_000);
-      const patient = await createVerifiedUser(request, 'Patient', 'Lena Lab');
-      await signInThroughUi(page, patient.email);
-      const token = (await storedToken(page)) ?? '';
-      await openLabReports(page);
-      await expect(page.getByText('No reports found.')).toBeVisible();
-      await checkScreen(page);
+  test('upload a PDF, review, save, preview, edit and delete', async ({
+    patientPage: page,
+    patient: { token },
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    await openLabReports(page);
+    await expect(page.getByText('No reports found.')).toBeVisible();
+    await atEachViewport(page, () => checkScreen(page));
 
-      // The empty history leads to the upload form, focus in its file chooser.
-      await page.getByRole('button', { name: 'Upload a report' }).click();
-      await expect(page.getByRole('heading', { level: 1, name: 'Upload Lab Report' })).toBeVisible();
-      const form = page.getByRole('form', { name: 'Upload lab report' });
-      await expect(form.getByLabel(FILE_LABEL)).toBeFocused();
-      await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveAttribute(
-        'placeholder',
-        'e.g. Blood Test',
-      );
-      await checkScreen(page);
+    // The empty history leads to the upload form, focus in its file chooser.
+    await page.getByRole('button', { name: 'Upload a report' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Upload Lab Report' })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Upload lab report' });
+    await expect(form.getByLabel(FILE_LABEL)).toBeFocused();
+    await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveAttribute(
+      'placeholder',
+      'e.g. Blood Test',
+    );
+    await atEachViewport(page, () => checkScreen(page));
 
-      // Submitting without a file says so, in the spec's words.
-      await form.getByRole('button', { name: 'Submit' }).click();
-      await expect(form.getByText('Report file is required')).toBeVisible();
-      await expect(form.getByText('Report Date is required')).toBeVisible();
+    // Submitting without a file says so, in the spec's words.
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(form.getByText('Report file is required')).toBeVisible();
+    await expect(form.getByText('Report Date is required')).toBeVisible();
 
-      // Uploaded, read, and prefilled for review: the three messages in order, with a tip.
-      await recordFlowMessages(page);
-      await form.getByLabel(FILE_LABEL).setInputFiles({
-        name: 'bmp.pdf',
-        mimeType: 'application/pdf',
-        buffer: await labPdf('2026-01-10', '105', 'H'),
-      });
-      await expect(form.getByText(MESSAGES.review)).toBeVisible({ timeout: 30_000 });
-      expect(await flowMessages(page)).toEqual([MESSAGES.uploading, MESSAGES.analyzing, MESSAGES.review]);
-      await expect(form.getByTestId('health-tip')).toHaveText(/^Tip: /);
-      await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Basic Metabolic Panel');
-      await expect(form.getByLabel('Report Date')).toHaveValue('2026-01-10');
-      await expect(form.getByRole('group', { name: /^Result \d/ })).toHaveCount(4);
-      await expect(form.getByRole('group', { name: 'Result 1: Glucose' }).getByLabel('Value')).toHaveValue(
-        '105',
-      );
-      // The chosen PDF, drawn by pdf.js in a frame 500 px high.
-      await expect(form.getByRole('img', { name: /The chosen lab report, page 1 of 1/ })).toBeVisible();
-      expect((await form.getByTestId('report-file-frame').boundingBox())?.height).toBe(500);
-      await checkScreen(page);
+    // Uploaded, read, and prefilled for review: the three messages in order, with a tip.
+    await recordFlowMessages(page);
+    await form.getByLabel(FILE_LABEL).setInputFiles({
+      name: 'bmp.pdf',
+      mimeType: 'application/pdf',
+      buffer: await labPdf('2026-01-10', '105', 'H'),
+    });
+    await expect(form.getByText(MESSAGES.review)).toBeVisible({ timeout: 30_000 });
+    expect(await flowMessages(page)).toEqual([MESSAGES.uploading, MESSAGES.analyzing, MESSAGES.review]);
+    await expect(form.getByTestId('health-tip')).toHaveText(/^Tip: /);
+    await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Basic Metabolic Panel');
+    await expect(form.getByLabel('Report Date')).toHaveValue('2026-01-10');
+    await expect(form.getByRole('group', { name: /^Result \d/ })).toHaveCount(4);
+    await expect(form.getByRole('group', { name: 'Result 1: Glucose' }).getByLabel('Value')).toHaveValue(
+      '105',
+    );
+    // The chosen PDF, drawn by pdf.js in a frame 500 px high.
+    await expect(form.getByRole('img', { name: /The chosen lab report, page 1 of 1/ })).toBeVisible();
+    expect((await form.getByTestId('report-file-frame').boundingBox())?.height).toBe(500);
+    await atEachViewport(page, () => checkScreen(page));
 
-      await form.getByRole('button', { name: 'Submit' }).click();
-      await expect(page.getByText(MESSAGES.uploaded)).toBeVisible();
-      await expect(page.getByRole('heading', { level: 1, name: 'Lab Report History' })).toBeVisible();
-      const saved = reportItem(page, 'Basic Metabolic Panel');
-      await expect(saved).toBeFocused();
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText(MESSAGES.uploaded)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Lab Report History' })).toBeVisible();
+    const saved = reportItem(page, 'Basic Metabolic Panel');
+    await expect(saved).toBeFocused();
+    // A card on a phone, a table's row from 768 px.
+    await atEachViewport(page, async (viewport) => {
       if (viewport.width < 768) await expect(saved).toContainText('Report Date:2026/01/10');
       else await expect(saved.getByRole('cell').first()).toHaveText(/^\d{4}\/\d{2}\/\d{2}$/);
       await checkScreen(page);
-      await expect
-        .poll(async () =>
-          (await serverReports(request, token)).map((row) => [row.report_type, row.results.length]),
-        )
-        .toEqual([['Basic Metabolic Panel', 4]]);
-
-      // Preview through the signed link: pdf.js draws it.
-      await saved.getByRole('button', { name: 'Preview Basic Metabolic Panel of 2026/01/10' }).click();
-      const preview = page.getByRole('dialog', { name: 'Lab Report Preview' });
-      await expect(preview.getByRole('img', { name: /page 1 of 1/ })).toBeVisible({ timeout: 20_000 });
-      await checkScreen(page, preview);
-      await preview.getByRole('button', { name: 'Close' }).click();
-      await expect(preview).toBeHidden();
-
-      // Edit: no chooser, the file behind a toggle, the form prefilled.
-      await saved.getByRole('button', { name: 'Edit Basic Metabolic Panel of 2026/01/10' }).click();
-      const edit = page.getByRole('form', { name: 'Edit lab report' });
-      await expect(edit.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Basic Metabolic Panel');
-      await expect(edit.getByLabel(FILE_LABEL)).toHaveCount(0);
-      await edit.getByRole('button', { name: 'View Lab Report' }).click();
-      await expect(edit.getByRole('img', { name: /page 1 of 1/ })).toBeVisible({ timeout: 20_000 });
-      await checkScreen(page);
-      await edit.getByRole('button', { name: 'Hide Lab Report' }).click();
-      await edit.getByRole('textbox', { name: 'Report Type' }).fill('BMP follow-up');
-      await edit.getByRole('button', { name: 'Submit' }).click();
-      await expect(page.getByText(MESSAGES.updated)).toBeVisible();
-      const edited = reportItem(page, 'BMP follow-up');
-      await expect(edited).toBeFocused();
-      await expect
-        .poll(async () => (await serverReports(request, token)).map((row) => row.report_type))
-        .toEqual(['BMP follow-up']);
-
-      // Delete asks first, in the spec's words.
-      await edited.getByRole('button', { name: /^Delete/ }).click();
-      const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
-      await expect(confirm).toContainText(MESSAGES.confirm);
-      await checkScreen(page, confirm);
-      await confirm.getByRole('button', { name: 'Delete' }).click();
-      await expect(page.getByText('No reports found.')).toBeVisible();
-      await expect.poll(async () => (await serverReports(request, token)).length).toBe(0);
     });
+    await expect
+      .poll(async () =>
+        (await serverReports(request, token)).map((row) => [row.report_type, row.results.length]),
+      )
+      .toEqual([['Basic Metabolic Panel', 4]]);
+
+    // Preview through the signed link: pdf.js draws it.
+    await saved.getByRole('button', { name: 'Preview Basic Metabolic Panel of 2026/01/10' }).click();
+    const preview = page.getByRole('dialog', { name: 'Lab Report Preview' });
+    await expect(preview.getByRole('img', { name: /page 1 of 1/ })).toBeVisible({ timeout: 20_000 });
+    await atEachViewport(page, () => checkScreen(page, preview));
+    await preview.getByRole('button', { name: 'Close' }).click();
+    await expect(preview).toBeHidden();
+
+    // Edit: no chooser, the file behind a toggle, the form prefilled.
+    await saved.getByRole('button', { name: 'Edit Basic Metabolic Panel of 2026/01/10' }).click();
+    const edit = page.getByRole('form', { name: 'Edit lab report' });
+    await expect(edit.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Basic Metabolic Panel');
+    await expect(edit.getByLabel(FILE_LABEL)).toHaveCount(0);
+    await edit.getByRole('button', { name: 'View Lab Report' }).click();
+    await expect(edit.getByRole('img', { name: /page 1 of 1/ })).toBeVisible({ timeout: 20_000 });
+    await atEachViewport(page, () => checkScreen(page));
+    await edit.getByRole('button', { name: 'Hide Lab Report' }).click();
+    await edit.getByRole('textbox', { name: 'Report Type' }).fill('BMP follow-up');
+    await edit.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText(MESSAGES.updated)).toBeVisible();
+    const edited = reportItem(page, 'BMP follow-up');
+    await expect(edited).toBeFocused();
+    await expect
+      .poll(async () => (await serverReports(request, token)).map((row) => row.report_type))
+      .toEqual(['BMP follow-up']);
+
+    // Delete asks first, in the spec's words.
+    await edited.getByRole('button', { name: /^Delete/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
+    await expect(confirm).toContainText(MESSAGES.confirm);
+    await atEachViewport(page, () => checkScreen(page, confirm));
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('No reports found.')).toBeVisible();
+    await expect.poll(async () => (await serverReports(request, token)).length).toBe(0);
   });
-}
+});
 
 test.describe('at 390x844', () => {
   test.use({ viewport: VIEWPORTS[0] });
 
   test('a report chosen offline waits to upload, and is read on reconnecting', async ({
-    page,
+    patientPage: page,
+    patient: { token },
     context,
     request,
   }) => {
     test.setTimeout(120_000);
-    const patient = await createVerifiedUser(request, 'Patient', 'Otto Offline');
-    await signInThroughUi(page, patient.email);
     await waitForServiceWorker(page);
-    const token = (await storedToken(page)) ?? '';
     await openLabReports(page);
     await page.getByRole('tab', { name: 'Upload Report' }).click();
     const form = page.getByRole('form', { name: 'Upload lab report' });
@@ -340,28 +336,26 @@ test.describe('at 390x844', () => {
     page,
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Tess Trend');
-    const token = await apiToken(request, patient.email);
-    await acceptBetaPolicyThroughApi(request, token);
-    await reportThroughApi(request, token, {
+    const patient = await createAccount(request, 'Patient', 'Tess Trend');
+    await reportThroughApi(request, patient, {
       type: 'Fasting glucose',
       date: '2025-11-02',
       glucose: '92',
       flag: '',
     });
-    await reportThroughApi(request, token, {
+    await reportThroughApi(request, patient, {
       type: 'Fasting glucose',
       date: '2026-01-05',
       glucose: '118',
       flag: 'H',
     });
-    await reportThroughApi(request, token, {
+    await reportThroughApi(request, patient, {
       type: 'Fasting glucose',
       date: '2026-03-09',
       glucose: '97',
       flag: '',
     });
-    await signInThroughUi(page, patient.email);
+    await signIn(page, patient);
     await openLabReports(page);
     await expect(page.locator('[data-lab-report-id]')).toHaveCount(3);
     await page.getByRole('tab', { name: 'Trends' }).click();
@@ -392,18 +386,16 @@ test.describe('at 1280x800', () => {
     page,
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Paula Patient');
-    const patientToken = await apiToken(request, patient.email);
-    await acceptBetaPolicyThroughApi(request, patientToken);
-    await reportThroughApi(request, patientToken, {
+    const patient = await createAccount(request, 'Patient', 'Paula Patient');
+    await reportThroughApi(request, patient, {
       type: 'Lipid Panel',
       date: '2026-02-02',
       glucose: '90',
       flag: '',
     });
-    const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Reader', ['ReadLabReport']);
+    const caregiver = await linkCaregiverThroughApi(request, patient.token, 'Cora Reader', ['ReadLabReport']);
 
-    await signInThroughUi(page, caregiver.email);
+    await signIn(page, caregiver);
     await (await menuEntry(page, 'Lab Reports')).click();
     await expect(page).toHaveURL(/\/caregiver\/lab-report$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Lab Report History' })).toBeVisible();

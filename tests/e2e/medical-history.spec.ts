@@ -1,26 +1,23 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
-  acceptBetaPolicyThroughApi,
-  apiToken,
+  atEachViewport,
   bearer,
-  createVerifiedUser,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
-  linkCaregiverThroughApi,
   menuEntry,
-  signInThroughUi,
-  storedToken,
+  signIn,
   waitForServiceWorker,
 } from './support';
 
-// /medical-history and /caregiver/medical-history (issue 14 point 2): the patient adds, edits and removes
+// /medical-history and /caregiver/medical-history: the patient adds, edits and removes
 // entries of each section in a sheet, offline too (the change reaches the server once online, beside an
 // entry another device added meanwhile); a caregiver with Read Medical History sees the history without
-// a way to change it. Every state: axe, no sideways scrolling, tap targets of 44 px.
+// a way to change it. Every state: axe, no sideways scrolling, tap targets of 44 px, at the phone's and the
+// laptop's size (each journey runs once, on a phone).
 
 const PHONE = { width: 390, height: 844 };
-const DESK = { width: 1280, height: 800 };
 
 type ServerHistory = {
   conditions: { name: string; status: string; onset: string | null }[];
@@ -44,143 +41,139 @@ const section = (page: Page, name: string) => page.getByRole('group', { name });
 const main = (page: Page) => page.locator('main');
 
 async function checkScreen(page: Page, targets: Locator) {
-  await expectNoAxeViolations(page);
-  await expectNoHorizontalOverflow(page);
-  await expectTapTargets(targets);
+  await atEachViewport(page, async () => {
+    await expectNoAxeViolations(page);
+    await expectNoHorizontalOverflow(page);
+    await expectTapTargets(targets);
+  });
 }
 const pageTargets = (page: Page) => main(page).locator('a, button, select, input');
 const sheetTargets = (sheet: Locator) => sheet.getByRole('form').locator('button, select, input, textarea');
 
-for (const viewport of [PHONE, DESK]) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone', () => {
+  test.use({ viewport: PHONE, caregiverName: 'Cora Reader', caregiverPermissions: ['ReadMedicalHistory'] });
 
-    test('a patient adds a condition and an allergy, edits and removes them', async ({ page, request }) => {
-      const patient = await createVerifiedUser(request, 'Patient', 'Hana History');
-      await signInThroughUi(page, patient.email);
-      const token = (await storedToken(page)) ?? '';
-      await openHistory(page);
-      for (const empty of [
-        'No conditions recorded.',
-        'No allergies recorded.',
-        'No surgeries recorded.',
-        'No family history recorded.',
-        'No immunizations recorded.',
-      ])
-        await expect(page.getByText(empty)).toBeVisible();
-      await checkScreen(page, pageTargets(page));
+  test('a patient adds a condition and an allergy, edits and removes them', async ({
+    patientPage: page,
+    patient: { token },
+    request,
+  }) => {
+    await openHistory(page);
+    for (const empty of [
+      'No conditions recorded.',
+      'No allergies recorded.',
+      'No surgeries recorded.',
+      'No family history recorded.',
+      'No immunizations recorded.',
+    ])
+      await expect(page.getByText(empty)).toBeVisible();
+    await checkScreen(page, pageTargets(page));
 
-      // A condition: the form names what is missing, in the domain's words.
-      await section(page, 'Conditions').getByRole('button', { name: 'Add condition' }).click();
-      const sheet = page.getByRole('dialog', { name: 'Add condition' });
-      const name = sheet.getByRole('textbox', { name: 'Condition' });
-      await expect(name).toBeFocused();
-      await sheet.getByRole('button', { name: 'Add condition' }).click();
-      await expect(sheet.getByText('Condition name is required.')).toBeVisible();
-      await name.fill('Asthma');
-      await sheet.getByRole('textbox', { name: 'Onset' }).fill('2010');
-      await sheet.getByRole('combobox', { name: 'Status' }).selectOption('managed');
-      await checkScreen(page, sheetTargets(sheet));
-      await sheet.getByRole('button', { name: 'Add condition' }).click();
-      await expect(page.getByText('Condition added.')).toBeVisible();
-      await expect(sheet).toBeHidden();
-      await expect(section(page, 'Conditions').getByRole('heading', { name: 'Asthma' })).toBeVisible();
-      await expect(section(page, 'Conditions')).toContainText('Managed · Since 2010');
+    // A condition: the form names what is missing, in the domain's words.
+    await section(page, 'Conditions').getByRole('button', { name: 'Add condition' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Add condition' });
+    const name = sheet.getByRole('textbox', { name: 'Condition' });
+    await expect(name).toBeFocused();
+    await sheet.getByRole('button', { name: 'Add condition' }).click();
+    await expect(sheet.getByText('Condition name is required.')).toBeVisible();
+    await name.fill('Asthma');
+    await sheet.getByRole('textbox', { name: 'Onset' }).fill('2010');
+    await sheet.getByRole('combobox', { name: 'Status' }).selectOption('managed');
+    await checkScreen(page, sheetTargets(sheet));
+    await sheet.getByRole('button', { name: 'Add condition' }).click();
+    await expect(page.getByText('Condition added.')).toBeVisible();
+    await expect(sheet).toBeHidden();
+    await expect(section(page, 'Conditions').getByRole('heading', { name: 'Asthma' })).toBeVisible();
+    await expect(section(page, 'Conditions')).toContainText('Managed · Since 2010');
 
-      // An allergy must have its severity chosen.
-      await section(page, 'Allergies').getByRole('button', { name: 'Add allergy' }).click();
-      const allergy = page.getByRole('dialog', { name: 'Add allergy' });
-      await allergy.getByRole('textbox', { name: 'Allergy (substance)' }).fill('Penicillin');
-      await allergy.getByRole('textbox', { name: 'Reaction' }).fill('Hives');
-      await allergy.getByRole('button', { name: 'Add allergy' }).click();
-      await expect(
-        allergy.getByText('Choose a severity: mild, moderate, severe or life-threatening.'),
-      ).toBeVisible();
-      await allergy.getByRole('combobox', { name: 'Severity' }).selectOption('severe');
-      await allergy.getByRole('button', { name: 'Add allergy' }).click();
-      await expect(page.getByText('Allergy added.')).toBeVisible();
-      await expect(section(page, 'Allergies')).toContainText('Severe · Reaction: Hives');
-      await checkScreen(page, pageTargets(page));
-      await expect
-        .poll(async () => {
-          const history = await serverHistory(request, token);
-          return [history.conditions.map((row) => [row.name, row.status, row.onset]), history.allergies];
-        })
-        .toEqual([[['Asthma', 'managed', '2010']], [expect.objectContaining({ substance: 'Penicillin' })]]);
+    // An allergy must have its severity chosen.
+    await section(page, 'Allergies').getByRole('button', { name: 'Add allergy' }).click();
+    const allergy = page.getByRole('dialog', { name: 'Add allergy' });
+    await allergy.getByRole('textbox', { name: 'Allergy (substance)' }).fill('Penicillin');
+    await allergy.getByRole('textbox', { name: 'Reaction' }).fill('Hives');
+    await allergy.getByRole('button', { name: 'Add allergy' }).click();
+    await expect(
+      allergy.getByText('Choose a severity: mild, moderate, severe or life-threatening.'),
+    ).toBeVisible();
+    await allergy.getByRole('combobox', { name: 'Severity' }).selectOption('severe');
+    await allergy.getByRole('button', { name: 'Add allergy' }).click();
+    await expect(page.getByText('Allergy added.')).toBeVisible();
+    await expect(section(page, 'Allergies')).toContainText('Severe · Reaction: Hives');
+    await checkScreen(page, pageTargets(page));
+    await expect
+      .poll(async () => {
+        const history = await serverHistory(request, token);
+        return [history.conditions.map((row) => [row.name, row.status, row.onset]), history.allergies];
+      })
+      .toEqual([[['Asthma', 'managed', '2010']], [expect.objectContaining({ substance: 'Penicillin' })]]);
 
-      // Edit the allergy's severity.
-      await section(page, 'Allergies').getByRole('button', { name: 'Edit Penicillin' }).click();
-      const edit = page.getByRole('dialog', { name: 'Edit allergy' });
-      await expect(edit.getByRole('textbox', { name: 'Allergy (substance)' })).toHaveValue('Penicillin');
-      await edit.getByRole('combobox', { name: 'Severity' }).selectOption('life_threatening');
-      await edit.getByRole('button', { name: 'Save changes' }).click();
-      await expect(page.getByText('Allergy updated.')).toBeVisible();
-      await expect(section(page, 'Allergies')).toContainText('Life-threatening · Reaction: Hives');
+    // Edit the allergy's severity.
+    await section(page, 'Allergies').getByRole('button', { name: 'Edit Penicillin' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit allergy' });
+    await expect(edit.getByRole('textbox', { name: 'Allergy (substance)' })).toHaveValue('Penicillin');
+    await edit.getByRole('combobox', { name: 'Severity' }).selectOption('life_threatening');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Allergy updated.')).toBeVisible();
+    await expect(section(page, 'Allergies')).toContainText('Life-threatening · Reaction: Hives');
 
-      // Remove the condition, after a question.
-      await section(page, 'Conditions').getByRole('button', { name: 'Remove Asthma' }).click();
-      const confirm = page.getByRole('dialog', { name: 'Remove condition?' });
-      await expect(confirm).toContainText('This removes Asthma from the conditions.');
-      await checkScreen(page, confirm.getByRole('button'));
-      await confirm.getByRole('button', { name: 'Remove' }).click();
-      await expect(page.getByText('Condition removed.')).toBeVisible();
-      await expect(page.getByText('No conditions recorded.')).toBeVisible();
-      await expect
-        .poll(async () => {
-          const history = await serverHistory(request, token);
-          return [history.conditions.length, history.allergies.map((row) => row.severity)];
-        })
-        .toEqual([0, ['life_threatening']]);
-    });
-
-    test('a caregiver with Read Medical History sees the history read-only', async ({ page, request }) => {
-      const patient = await createVerifiedUser(request, 'Patient', 'Paula Patient');
-      const patientToken = await apiToken(request, patient.email);
-      await acceptBetaPolicyThroughApi(request, patientToken);
-      const saved = await request.put('/api/medical-history', {
-        headers: bearer(patientToken),
-        data: {
-          allergies: [
-            { id: crypto.randomUUID(), substance: 'Latex', reaction: 'Rash', severity: 'moderate' },
-          ],
-          lifestyle: { smoking: 'never', alcohol: 'occasional', exercise: 'moderate', notes: '' },
-        },
-      });
-      expect(saved.ok(), await saved.text()).toBe(true);
-      const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Reader', [
-        'ReadMedicalHistory',
-      ]);
-
-      await signInThroughUi(page, caregiver.email);
-      await openHistory(page, /\/caregiver\/medical-history$/);
-      await expect(section(page, 'Allergies').getByRole('heading', { name: 'Latex' })).toBeVisible();
-      await expect(section(page, 'Allergies')).toContainText('Moderate · Reaction: Rash');
-      await expect(section(page, 'Lifestyle')).toContainText('Never smoked');
-      await expect(page.getByText('No conditions recorded.')).toBeVisible();
-      await expect(main(page).getByRole('button', { name: /Add|Edit|Remove/ })).toHaveCount(0);
-      await checkScreen(page, pageTargets(page));
-      // The section links take the keyboard to each part of the history.
-      await page
-        .getByRole('navigation', { name: 'Sections of the medical history' })
-        .getByRole('link', { name: 'Lifestyle' })
-        .click();
-      await expect(page.getByRole('heading', { level: 2, name: 'Lifestyle' })).toBeFocused();
-    });
+    // Remove the condition, after a question.
+    await section(page, 'Conditions').getByRole('button', { name: 'Remove Asthma' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove condition?' });
+    await expect(confirm).toContainText('This removes Asthma from the conditions.');
+    await checkScreen(page, confirm.getByRole('button'));
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('Condition removed.')).toBeVisible();
+    await expect(page.getByText('No conditions recorded.')).toBeVisible();
+    await expect
+      .poll(async () => {
+        const history = await serverHistory(request, token);
+        return [history.conditions.length, history.allergies.map((row) => row.severity)];
+      })
+      .toEqual([0, ['life_threatening']]);
   });
-}
+
+  test('a caregiver with Read Medical History sees the history read-only', async ({
+    page,
+    patient,
+    caregiver,
+    request,
+  }) => {
+    const saved = await request.put('/api/medical-history', {
+      headers: bearer(patient.token),
+      data: {
+        allergies: [{ id: crypto.randomUUID(), substance: 'Latex', reaction: 'Rash', severity: 'moderate' }],
+        lifestyle: { smoking: 'never', alcohol: 'occasional', exercise: 'moderate', notes: '' },
+      },
+    });
+    expect(saved.ok(), await saved.text()).toBe(true);
+
+    await signIn(page, caregiver);
+    await openHistory(page, /\/caregiver\/medical-history$/);
+    await expect(section(page, 'Allergies').getByRole('heading', { name: 'Latex' })).toBeVisible();
+    await expect(section(page, 'Allergies')).toContainText('Moderate · Reaction: Rash');
+    await expect(section(page, 'Lifestyle')).toContainText('Never smoked');
+    await expect(page.getByText('No conditions recorded.')).toBeVisible();
+    await expect(main(page).getByRole('button', { name: /Add|Edit|Remove/ })).toHaveCount(0);
+    await checkScreen(page, pageTargets(page));
+    // The section links take the keyboard to each part of the history.
+    await page
+      .getByRole('navigation', { name: 'Sections of the medical history' })
+      .getByRole('link', { name: 'Lifestyle' })
+      .click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Lifestyle' })).toBeFocused();
+  });
+});
 
 test.describe('offline', () => {
   test.use({ viewport: PHONE });
 
   test('an immunization added without a signal stays after a reload and reaches the server online', async ({
-    page,
+    patientPage: page,
+    patient: { token },
     context,
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Otto Offline');
-    await signInThroughUi(page, patient.email);
     await waitForServiceWorker(page);
-    const token = (await storedToken(page)) ?? '';
     await openHistory(page);
     await expect(page.getByText('No immunizations recorded.')).toBeVisible();
 

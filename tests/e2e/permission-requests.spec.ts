@@ -1,20 +1,19 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
-  apiToken,
-  createVerifiedUser,
+  atEachViewport,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   menuEntry,
-  signInThroughUi,
-  storedToken,
+  signIn,
   VIEWPORTS,
   waitForServiceWorker,
   bearer,
-  acceptBetaPolicyThroughApi,
 } from './support';
 
-// /permission-request (patient): 'Caregivers Permission List' of SPEC section 2. A linked caregiver's
+// /permission-request (patient): 'Caregivers Permission List'. A linked caregiver's
 // requests for more access show as pending with Accept and Decline; the answer reads Approved or Rejected
 // and reaches the server; a table on a laptop, cards on a phone; offline the list stays and answering
 // says it needs a connection.
@@ -23,27 +22,13 @@ const OFFLINE_TEXT = 'You are offline. This needs a connection; please try again
 
 /** A caregiver linked to the patient of `patientToken` (invited, then accepted with their own token). */
 async function linkCaregiver(request: APIRequestContext, patientToken: string, name: string) {
-  const caregiver = await createVerifiedUser(request, 'Caregiver', name);
-  const token = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patientToken),
-    data: { caregiver_email: caregiver.email, permissions: ['ReadAppointment'] },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  const received = await request.get('/api/request/received', { headers: bearer(token) });
-  const [invitation] = (await received.json()).data as { request_id: string }[];
-  const approved = await request.post('/api/request/approve', {
-    headers: bearer(token),
-    data: { request_id: invitation?.request_id },
-  });
-  expect(approved.ok(), await approved.text()).toBe(true);
-  const patients = await request.get('/api/request/associate-patients', { headers: bearer(token) });
+  const caregiver = await linkCaregiverThroughApi(request, patientToken, name, ['ReadAppointment']);
+  const patients = await request.get('/api/request/associate-patients', { headers: bearer(caregiver.token) });
   const [patient] = (await patients.json()).assigned_patients as {
     patient_id: string;
     permission_id: string;
   }[];
-  return { ...caregiver, token, patientId: patient?.patient_id ?? '', permissionId: patient?.permission_id };
+  return { ...caregiver, patientId: patient?.patient_id ?? '', permissionId: patient?.permission_id };
 }
 
 /** The caregiver asks for more, as their page does (POST /api/request/permission-requests). */
@@ -77,27 +62,26 @@ function rowsOf(page: Page): Locator {
     : page.getByRole('list', { name: 'Permission requests from your caregivers' }).getByRole('listitem');
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone', () => {
+  test.use({ viewport: VIEWPORTS[0] });
 
-    test("a caregiver's requests show as pending; Accept grants them, Decline refuses them", async ({
-      page,
-      request,
-    }) => {
-      const patient = await createVerifiedUser(request, 'Patient', 'Rhea Requested');
-      await signInThroughUi(page, patient.email);
-      await (await menuEntry(page, 'Caregiver Permissions Request')).click();
-      await expect(page.getByRole('heading', { level: 1, name: 'Caregivers Permission List' })).toBeVisible();
-      await expect(page.getByText('No permission requests.')).toBeVisible();
-      await expectNoAxeViolations(page);
+  test("a caregiver's requests show as pending; Accept grants them, Decline refuses them", async ({
+    patientPage: page,
+    patient,
+    request,
+  }) => {
+    await (await menuEntry(page, 'Caregiver Permissions Request')).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Caregivers Permission List' })).toBeVisible();
+    await expect(page.getByText('No permission requests.')).toBeVisible();
+    await atEachViewport(page, () => expectNoAxeViolations(page));
 
-      const caregiver = await linkCaregiver(request, (await storedToken(page)) ?? '', 'Alex Asker');
-      await askFor(request, caregiver, ['AddAppointment']);
-      await page.reload();
-      const rows = rowsOf(page);
-      await expect(rows).toHaveCount(1);
-      const first = rows.first();
+    const caregiver = await linkCaregiver(request, patient.token, 'Alex Asker');
+    await askFor(request, caregiver, ['AddAppointment']);
+    await page.reload();
+    // Cards on a phone, a table from 768 px.
+    await atEachViewport(page, async (viewport) => {
+      const first = rowsOf(page).first();
+      await expect(rowsOf(page)).toHaveCount(1);
       await expect(first).toContainText('Alex Asker');
       await expect(first).toContainText('Add Appointment');
       await expect(first).toContainText('Pending');
@@ -117,45 +101,42 @@ for (const viewport of VIEWPORTS) {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page, first);
       await expectTapTargets(first.getByRole('button'));
+    });
+    const rows = rowsOf(page);
+    const first = rows.first();
 
-      await first.getByRole('button', { name: 'Accept the request of Alex Asker' }).click();
-      await expect(first).toContainText('Approved');
-      await expect(first.getByRole('button')).toHaveCount(0);
-      expect(await grantedPermissions(request, caregiver.token)).toEqual([
-        'AddAppointment',
-        'ReadAppointment',
-      ]);
+    await first.getByRole('button', { name: 'Accept the request of Alex Asker' }).click();
+    await expect(first).toContainText('Approved');
+    await expect(first.getByRole('button')).toHaveCount(0);
+    expect(await grantedPermissions(request, caregiver.token)).toEqual(['AddAppointment', 'ReadAppointment']);
 
-      await askFor(request, caregiver, ['DeleteAppointment']);
-      await page.reload();
-      await expect(rows).toHaveCount(2);
-      // Waiting requests come first.
-      await expect(rows.first()).toContainText('Delete Appointment');
-      await rows.first().getByRole('button', { name: 'Decline the request of Alex Asker' }).click();
-      await expect(rows.filter({ hasText: 'Delete Appointment' })).toContainText('Rejected');
-      await expect(rows.filter({ hasText: 'Add Appointment' })).toContainText('Approved');
-      await expect(page.getByRole('button', { name: /^(Accept|Decline) / })).toHaveCount(0);
-      expect(await grantedPermissions(request, caregiver.token)).toEqual([
-        'AddAppointment',
-        'ReadAppointment',
-      ]);
+    await askFor(request, caregiver, ['DeleteAppointment']);
+    await page.reload();
+    await expect(rows).toHaveCount(2);
+    // Waiting requests come first.
+    await expect(rows.first()).toContainText('Delete Appointment');
+    await rows.first().getByRole('button', { name: 'Decline the request of Alex Asker' }).click();
+    await expect(rows.filter({ hasText: 'Delete Appointment' })).toContainText('Rejected');
+    await expect(rows.filter({ hasText: 'Add Appointment' })).toContainText('Approved');
+    await expect(page.getByRole('button', { name: /^(Accept|Decline) / })).toHaveCount(0);
+    expect(await grantedPermissions(request, caregiver.token)).toEqual(['AddAppointment', 'ReadAppointment']);
+    await atEachViewport(page, async () => {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page);
     });
   });
-}
+});
 
 test('offline: the list still shows after a reload, and Accept says it needs a connection', async ({
   page,
+  patient,
   context,
   request,
 }) => {
-  const patient = await createVerifiedUser(request, 'Patient', 'Nia Nosignal');
-  await signInThroughUi(page, patient.email);
-  await waitForServiceWorker(page);
-  const caregiver = await linkCaregiver(request, (await storedToken(page)) ?? '', 'Ben Waiting');
+  const caregiver = await linkCaregiver(request, patient.token, 'Ben Waiting');
   await askFor(request, caregiver, ['ReadDoctor']);
-  await page.goto('/permission-request');
+  await signIn(page, patient, '/permission-request');
+  await waitForServiceWorker(page);
   await expect(rowsOf(page)).toHaveCount(1);
 
   await context.setOffline(true);

@@ -1,22 +1,23 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
-  acceptBetaPolicyThroughApi,
-  apiToken,
+  atEachViewport,
   bearer,
-  createVerifiedUser,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
+  linkCaregiverThroughApi,
   menuEntry,
-  signInThroughUi,
-  storedToken,
+  signIn,
   VIEWPORTS,
   waitForServiceWorker,
 } from './support';
 
 // /pharmacies: "My pharmacies" from the device's table (offline too), the preferred one first, and "Find a
-// pharmacy" in the directory (the e2e server loads the generated sample around real zips such as 10001),
-// at phone and laptop sizes; and caregivers, who read the list and may search but never change it.
+// pharmacy" in the directory (the e2e server loads the generated sample around real zips such as 10001);
+// and caregivers, who read the list and may search but never change it. The patient's journey runs once,
+// on a phone; each state is checked at the phone's and the laptop's size.
 
 const ADDED = 'Pharmacy added successfully!';
 const PREFERRED_SAVED = 'Preferred pharmacy saved.';
@@ -83,141 +84,146 @@ async function expectPlaceLinks(entry: Locator, pharmacy: DirectoryPharmacy) {
   await expect(entry.getByText('Open 24 hours')).toHaveCount(pharmacy.open_24_hours ? 1 : 0);
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+/** axe finds nothing in the light theme or the dark one. */
+async function expectNoAxeViolationsLightOrDark(page: Page) {
+  await expectNoAxeViolations(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoAxeViolations(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
-    test('a patient finds pharmacies near a zip, adds two, changes the preferred one, keeps them offline, and removes one', async ({
-      page,
-      context,
-      request,
-    }) => {
-      const patient = await createVerifiedUser(request, 'Patient', 'Phil Pharmacies');
-      await signInThroughUi(page, patient.email);
-      await waitForServiceWorker(page);
-      const token = (await storedToken(page)) ?? '';
-      const [first, second] = [
-        await directoryPage(request, token, 1),
-        await directoryPage(request, token, 2),
-      ];
-      expect(first.totalPages, 'the sample has more than one page near this zip').toBeGreaterThan(1);
-      // The first added comes from page 2, the second from page 1.
-      const [earlier, later] = [second.data[0], first.data[0]];
-      if (!earlier || !later) throw new Error('no pharmacy on page 1 or 2');
+test.describe('on a phone', () => {
+  test.use({ viewport: VIEWPORTS[0] });
 
-      await openPharmacies(page);
-      await expect(page.getByText('No pharmacies in your list yet.')).toBeVisible();
+  test('a patient finds pharmacies near a zip, adds two, changes the preferred one, keeps them offline, and removes one', async ({
+    patientPage: page,
+    patient,
+    context,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    await waitForServiceWorker(page);
+    const { token } = patient;
+    const [first, second] = [await directoryPage(request, token, 1), await directoryPage(request, token, 2)];
+    expect(first.totalPages, 'the sample has more than one page near this zip').toBeGreaterThan(1);
+    // The first added comes from page 2, the second from page 1.
+    const [earlier, later] = [second.data[0], first.data[0]];
+    if (!earlier || !later) throw new Error('no pharmacy on page 1 or 2');
+
+    await openPharmacies(page);
+    await expect(page.getByText('No pharmacies in your list yet.')).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectNoAxeViolations(page);
       await expectNoHorizontalOverflow(page);
-      // The empty list leads to the search.
-      await page.getByRole('button', { name: 'Find a pharmacy' }).click();
-      const form = page.getByRole('search', { name: 'Find a pharmacy' });
-      const zipField = form.getByRole('textbox', { name: 'Zip code' });
-      await expect(zipField).toBeFocused();
+    });
+    // The empty list leads to the search.
+    await page.getByRole('button', { name: 'Find a pharmacy' }).click();
+    const form = page.getByRole('search', { name: 'Find a pharmacy' });
+    const zipField = form.getByRole('textbox', { name: 'Zip code' });
+    await expect(zipField).toBeFocused();
 
-      // Neither a zip nor a name: the domain's words, beside the zip.
-      await form.getByRole('button', { name: 'Search' }).click();
-      await expect(form.getByText(ZIP_OR_NAME)).toBeVisible();
-      await expect(zipField).toBeFocused();
+    // Neither a zip nor a name: the domain's words, beside the zip.
+    await form.getByRole('button', { name: 'Search' }).click();
+    await expect(form.getByText(ZIP_OR_NAME)).toBeVisible();
+    await expect(zipField).toBeFocused();
 
-      await zipField.fill(ZIP);
-      await form.getByRole('button', { name: 'Search' }).click();
-      await expect(results(page)).toHaveCount(first.data.length);
-      await expect(page.getByText(`Page 1 of ${first.totalPages}`, { exact: true })).toBeVisible();
-      await expect(results(page).first()).toContainText(first.data[0]?.name ?? '');
-      await expect(results(page).first()).toContainText(/\d+\.\d miles away/);
-      await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await zipField.fill(ZIP);
+    await form.getByRole('button', { name: 'Search' }).click();
+    await expect(results(page)).toHaveCount(first.data.length);
+    await expect(page.getByText(`Page 1 of ${first.totalPages}`, { exact: true })).toBeVisible();
+    await expect(results(page).first()).toContainText(first.data[0]?.name ?? '');
+    await expect(results(page).first()).toContainText(/\d+\.\d miles away/);
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await atEachViewport(page, async () => {
       await expectTapTargets(form.getByRole('button'));
       await expectTapTargets(results(page).getByRole('button'));
       await expectTapTargets(results(page).getByRole('link'));
       await expectTapTargets(page.getByRole('navigation', { name: 'Result pages' }).getByRole('button'));
       await expectNoHorizontalOverflow(page, results(page).first());
-      await expectNoAxeViolations(page);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await expectNoAxeViolations(page);
-      await page.emulateMedia({ colorScheme: 'light' });
+      await expectNoAxeViolationsLightOrDark(page);
+    });
 
-      await page.getByRole('button', { name: 'Next' }).click();
-      await expect(page.getByText(`Page 2 of ${first.totalPages}`, { exact: true })).toBeVisible();
-      await expect(results(page).first()).toContainText(earlier.name);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText(`Page 2 of ${first.totalPages}`, { exact: true })).toBeVisible();
+    await expect(results(page).first()).toContainText(earlier.name);
 
-      // The first pharmacy added is the preferred one.
-      await page.getByRole('button', { name: `Add ${earlier.name}` }).click();
-      await expect(page.getByText(ADDED)).toBeVisible();
-      const earlierResult = results(page).filter({ hasText: earlier.name });
-      await expect(earlierResult.getByRole('button', { name: 'In your list' })).toBeDisabled();
-      await expect(earlierResult).toBeFocused();
-      await expectListOrder(page, [earlier.name]);
+    // The first pharmacy added is the preferred one.
+    await page.getByRole('button', { name: `Add ${earlier.name}` }).click();
+    await expect(page.getByText(ADDED)).toBeVisible();
+    const earlierResult = results(page).filter({ hasText: earlier.name });
+    await expect(earlierResult.getByRole('button', { name: 'In your list' })).toBeDisabled();
+    await expect(earlierResult).toBeFocused();
+    await expectListOrder(page, [earlier.name]);
 
-      await page.getByRole('button', { name: 'Previous' }).click();
-      await expect(page.getByText(`Page 1 of ${first.totalPages}`, { exact: true })).toBeVisible();
-      await page.getByRole('button', { name: `Add ${later.name}` }).click();
-      await expectListOrder(page, [earlier.name, later.name]);
-      await expect
-        .poll(() => serverPharmacies(request, token))
-        .toEqual([
-          [earlier.name, true],
-          [later.name, false],
-        ]);
-      await expect(myPharmacies(page).getByText('Not synced yet')).toHaveCount(0);
-      await expectPlaceLinks(myPharmacies(page).nth(0), earlier);
-      await expectPlaceLinks(myPharmacies(page).nth(1), later);
-      // Everything tappable on the screen, the list's entries and the results' buttons included.
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(page.getByText(`Page 1 of ${first.totalPages}`, { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: `Add ${later.name}` }).click();
+    await expectListOrder(page, [earlier.name, later.name]);
+    await expect
+      .poll(() => serverPharmacies(request, token))
+      .toEqual([
+        [earlier.name, true],
+        [later.name, false],
+      ]);
+    await expect(myPharmacies(page).getByText('Not synced yet')).toHaveCount(0);
+    await expectPlaceLinks(myPharmacies(page).nth(0), earlier);
+    await expectPlaceLinks(myPharmacies(page).nth(1), later);
+    // Everything tappable on the screen, the list's entries and the results' buttons included.
+    await atEachViewport(page, async () => {
       await expectTapTargets(
         page.getByRole('main').locator('button:visible, a:visible:not(p.inline a), input:visible'),
       );
       await expectNoHorizontalOverflow(page, myPharmacies(page).first());
       await expectNoAxeViolations(page);
-
-      // Offline, making the second preferred moves it first and the first is no longer preferred: the
-      // device keeps one preferred on its own (no server to clear the other).
-      await context.setOffline(true);
-      await page.getByRole('button', { name: `Make preferred: ${later.name}` }).click();
-      await expect(page.getByText(PREFERRED_SAVED)).toBeVisible();
-      await expectListOrder(page, [later.name, earlier.name]);
-      await expect(page.getByRole('button', { name: `Make preferred: ${later.name}` })).toHaveCount(0);
-      await expect(page.getByRole('button', { name: `Make preferred: ${earlier.name}` })).toBeVisible();
-
-      // After a reload the list reads the device, preferred first; the search says it needs a connection.
-      await page.reload();
-      await expectListOrder(page, [later.name, earlier.name]);
-      await expect(page.getByText(SEARCH_OFFLINE)).toBeVisible();
-      await zipField.fill(ZIP);
-      await form.getByRole('button', { name: 'Search' }).click();
-      await expect(page.getByText(SEARCH_OFFLINE)).toBeVisible();
-      // Said once, in plain words: no failure besides it.
-      await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
-      await expect(results(page)).toHaveCount(0);
-      await expectNoHorizontalOverflow(page);
-      await expectNoAxeViolations(page);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await expectNoAxeViolations(page);
-      await page.emulateMedia({ colorScheme: 'light' });
-
-      // Back online: the server takes the change, then removing asks first.
-      await context.setOffline(false);
-      await expect(page.getByText(SEARCH_OFFLINE)).toBeHidden();
-      await expect
-        .poll(() => serverPharmacies(request, token))
-        .toEqual([
-          [later.name, true],
-          [earlier.name, false],
-        ]);
-      await expect(myPharmacies(page).getByText('Not synced yet')).toHaveCount(0);
-      await expectListOrder(page, [later.name, earlier.name]);
-      await page.getByRole('button', { name: `Remove ${earlier.name}` }).click();
-      const confirm = page.getByRole('dialog', { name: 'Remove pharmacy' });
-      await expect(confirm).toContainText(earlier.name);
-      await expectTapTargets(confirm.getByRole('button'));
-      await confirm.getByRole('button', { name: 'Cancel' }).click();
-      await expect(myPharmacies(page)).toHaveCount(2);
-      await page.getByRole('button', { name: `Remove ${earlier.name}` }).click();
-      await confirm.getByRole('button', { name: 'Remove' }).click();
-      await expectListOrder(page, [later.name]);
-      await expect.poll(() => serverPharmacies(request, token)).toEqual([[later.name, true]]);
     });
+
+    // Offline, making the second preferred moves it first and the first is no longer preferred: the
+    // device keeps one preferred on its own (no server to clear the other).
+    await context.setOffline(true);
+    await page.getByRole('button', { name: `Make preferred: ${later.name}` }).click();
+    await expect(page.getByText(PREFERRED_SAVED)).toBeVisible();
+    await expectListOrder(page, [later.name, earlier.name]);
+    await expect(page.getByRole('button', { name: `Make preferred: ${later.name}` })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: `Make preferred: ${earlier.name}` })).toBeVisible();
+
+    // After a reload the list reads the device, preferred first; the search says it needs a connection.
+    await page.reload();
+    await expectListOrder(page, [later.name, earlier.name]);
+    await expect(page.getByText(SEARCH_OFFLINE)).toBeVisible();
+    await zipField.fill(ZIP);
+    await form.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText(SEARCH_OFFLINE)).toBeVisible();
+    // Said once, in plain words: no failure besides it.
+    await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
+    await expect(results(page)).toHaveCount(0);
+    await atEachViewport(page, async () => {
+      await expectNoHorizontalOverflow(page);
+      await expectNoAxeViolationsLightOrDark(page);
+    });
+
+    // Back online: the server takes the change, then removing asks first.
+    await context.setOffline(false);
+    await expect(page.getByText(SEARCH_OFFLINE)).toBeHidden();
+    await expect
+      .poll(() => serverPharmacies(request, token))
+      .toEqual([
+        [later.name, true],
+        [earlier.name, false],
+      ]);
+    await expect(myPharmacies(page).getByText('Not synced yet')).toHaveCount(0);
+    await expectListOrder(page, [later.name, earlier.name]);
+    await page.getByRole('button', { name: `Remove ${earlier.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove pharmacy' });
+    await expect(confirm).toContainText(earlier.name);
+    await atEachViewport(page, () => expectTapTargets(confirm.getByRole('button')));
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(myPharmacies(page)).toHaveCount(2);
+    await page.getByRole('button', { name: `Remove ${earlier.name}` }).click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expectListOrder(page, [later.name]);
+    await expect.poll(() => serverPharmacies(request, token)).toEqual([[later.name, true]]);
   });
-}
+});
 
 /** A caregiver of the patient with these permissions, signed in on the page at the patient's Pharmacies. */
 async function caregiverWith(
@@ -226,22 +232,8 @@ async function caregiverWith(
   patientToken: string,
   permissions: string[],
 ) {
-  const caregiver = await createVerifiedUser(request, 'Caregiver', 'Cleo Chemist');
-  const caregiverToken = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, caregiverToken);
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patientToken),
-    data: { caregiver_email: caregiver.email, is_family: true, relationship: 'Daughter', permissions },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
-  const [invitation] = (await received.json()).data as { request_id: string }[];
-  const approved = await request.post('/api/request/approve', {
-    headers: bearer(caregiverToken),
-    data: { request_id: invitation?.request_id },
-  });
-  expect(approved.ok(), await approved.text()).toBe(true);
-  await signInThroughUi(page, caregiver.email);
+  const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cleo Chemist', permissions);
+  await signIn(page, caregiver);
   // The menu offers Pharmacies once the care lists reached the device (a goto before then is refused).
   await (await menuEntry(page, 'Pharmacies')).click();
   await expect(page).toHaveURL(/\/caregiver\/pharmacies$/);
@@ -252,10 +244,8 @@ test('caregivers read the list and, with Search Pharmacy, search; they never add
   browser,
   request,
 }) => {
-  const patient = await createVerifiedUser(request, 'Patient', 'Pat Prescribed');
-  const patientToken = await apiToken(request, patient.email);
-  await acceptBetaPolicyThroughApi(request, patientToken);
-  const profile = await (await request.get('/api/auth/profile', { headers: bearer(patientToken) })).json();
+  const patient = await createAccount(request, 'Patient', 'Pat Prescribed');
+  const patientToken = patient.token;
   const [listed, other] = (await directoryPage(request, patientToken, 1)).data;
   if (!listed || !other) throw new Error('too few pharmacies in the directory');
   for (const pharmacy of [listed, other]) {
@@ -263,7 +253,7 @@ test('caregivers read the list and, with Search Pharmacy, search; they never add
     const added = await request.post('/api/pharmacies/add', {
       headers: bearer(patientToken),
       data: {
-        patient_id: profile.data.patient_id,
+        patient_id: patient.patientId,
         pharmacy_id: pharmacy.pharmacy_id,
         preferred: pharmacy === listed,
       },

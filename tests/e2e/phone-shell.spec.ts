@@ -1,14 +1,15 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { TINY_PNG } from '../fixtures/images';
+import { expect, test } from './fixtures';
 import {
-  createVerifiedUser,
+  createAccount,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
-  signInThroughUi,
+  signIn,
 } from './support';
 
-// The shell of issue 8: a tab bar and a More sheet below 768 px, the sidebar from 768 px (its collapse
+// The shell: a tab bar and a More sheet below 768 px, the sidebar from 768 px (its collapse
 // remembered), sheets and popovers inside the screen, nothing to tap under 44 px, and light and dark themes
 // that axe finds no fault with.
 
@@ -18,12 +19,13 @@ const PHONES = [
 ] as const;
 const DESKTOP = { width: 1280, height: 800 } as const;
 
-/** The spec's patient menu (SPEC section 2) without the four entries the tab bar holds, in the spec's order. */
+/** The patient's menu (src/app/README.md) without the four entries the tab bar holds, in its order. */
 const PATIENT_MORE = [
   'Doctors',
   'Pharmacies',
   'Caregivers',
   'Medical History',
+  'Vitals',
   'Caregiver Permissions Request',
   'Subscription',
   'Profile',
@@ -40,20 +42,17 @@ async function expectInsideViewport(page: Page, box: Locator) {
   expect(bounds.y + bounds.height).toBeLessThanOrEqual(viewport.height + 0.5);
 }
 
-for (const viewport of PHONES) {
-  test.describe(`a patient on a ${viewport.width} x ${viewport.height} phone`, () => {
-    test.use({ viewport });
+test.describe('a patient on a phone', () => {
+  test.use({ viewport: PHONES[0], patientName: 'Tess Thumb' });
 
-    test('gets a tab bar, a More sheet in the spec order, and a shell that fits', async ({
-      page,
-      request,
-    }) => {
-      const { email } = await createVerifiedUser(request, 'Patient', 'Tess Thumb');
-      await signInThroughUi(page, email);
-      await expect(page).toHaveURL(/\/dashboard$/);
-
-      // The sidebar gives way to the tab bar.
-      const tabs = page.getByTestId('tab-bar');
+  test('gets a tab bar, a More sheet in the spec order, and a shell that fits', async ({
+    patientPage: page,
+  }) => {
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const tabs = page.getByTestId('tab-bar');
+    // At each phone size: the sidebar gives way to the tab bar, and the shell fits.
+    for (const viewport of PHONES) {
+      await page.setViewportSize(viewport);
       await expect(tabs).toBeVisible();
       await expect(page.getByTestId('sidebar')).toBeHidden();
       await expect(tabs.getByRole('link')).toHaveText(['Home', 'Medicines', 'Appointments', 'Reports']);
@@ -67,7 +66,7 @@ for (const viewport of PHONES) {
       await expectTapTargets(page.getByTestId('sync-status'));
       await expectNoHorizontalOverflow(page, tabs, page.locator('header'));
 
-      // Toasts stay bottom-center (SPEC section 2) but rise above the tab bar instead of hiding under it.
+      // Toasts stay bottom-center but rise above the tab bar instead of hiding under it.
       const toasterBottom = await page.evaluate(() => {
         const container = [...document.querySelectorAll<HTMLElement>('div')].find(
           (element) => element.style.zIndex === '9999',
@@ -75,16 +74,6 @@ for (const viewport of PHONES) {
         return container ? parseFloat(getComputedStyle(container).bottom) : null;
       });
       expect(toasterBottom).toBeGreaterThanOrEqual((await tabs.boundingBox())?.height ?? Infinity);
-
-      // Tabs navigate.
-      await tabs.getByRole('link', { name: 'Appointments' }).click();
-      await expect(page).toHaveURL(/\/appointments$/);
-      await expect(tabs.getByRole('link', { name: 'Appointments' })).toHaveAttribute('aria-current', 'page');
-      await tabs.getByRole('link', { name: 'Medicines' }).click();
-      await expect(page).toHaveURL(/\/prescriptions$/);
-      await tabs.getByRole('link', { name: 'Reports' }).click();
-      await expect(page).toHaveURL(/\/lab-report$/);
-      await expectNoHorizontalOverflow(page);
 
       // More: the rest of the menu in the spec's order, then Logout, as a sheet on the screen.
       await tabs.getByRole('button', { name: 'More' }).click();
@@ -96,41 +85,52 @@ for (const viewport of PHONES) {
       await expectTapTargets(sheet.getByRole('link'));
       await expectTapTargets(sheet.getByRole('button', { name: 'Logout' }));
       await expectNoAxeViolations(page);
-      await sheet.getByRole('link', { name: 'Doctors' }).click();
-      await expect(page).toHaveURL(/\/doctors$/);
-      await expect(sheet).toBeHidden();
-
-      // The sync status opens as a bottom sheet inside the screen, and Escape closes it.
-      await page.getByTestId('sync-status').click();
-      const panel = page.getByTestId('sync-status-panel');
-      await expect(panel).toBeVisible();
-      await expectInsideViewport(page, panel);
-      await expectTapTargets(panel.getByRole('button', { name: 'Sync now' }));
-      await expectNoAxeViolations(page);
       await page.keyboard.press('Escape');
-      await expect(panel).toBeHidden();
+      await expect(sheet).toBeHidden();
+    }
 
-      // Logout from the More sheet.
-      await tabs.getByRole('button', { name: 'More' }).click();
-      await page.getByTestId('more-sheet').getByRole('button', { name: 'Logout' }).click();
-      await expect(page).toHaveURL(/\/login$/);
-    });
+    // Tabs navigate.
+    await tabs.getByRole('link', { name: 'Appointments' }).click();
+    await expect(page).toHaveURL(/\/appointments$/);
+    await expect(tabs.getByRole('link', { name: 'Appointments' })).toHaveAttribute('aria-current', 'page');
+    await tabs.getByRole('link', { name: 'Medicines' }).click();
+    await expect(page).toHaveURL(/\/prescriptions$/);
+    await tabs.getByRole('link', { name: 'Reports' }).click();
+    await expect(page).toHaveURL(/\/lab-report$/);
+    await expectNoHorizontalOverflow(page);
+
+    // The More sheet's entries navigate, and it closes.
+    await tabs.getByRole('button', { name: 'More' }).click();
+    const sheet = page.getByTestId('more-sheet');
+    await sheet.getByRole('link', { name: 'Doctors' }).click();
+    await expect(page).toHaveURL(/\/doctors$/);
+    await expect(sheet).toBeHidden();
+
+    // The sync status opens as a bottom sheet inside the screen, and Escape closes it.
+    await page.getByTestId('sync-status').click();
+    const panel = page.getByTestId('sync-status-panel');
+    await expect(panel).toBeVisible();
+    await expectInsideViewport(page, panel);
+    await expectTapTargets(panel.getByRole('button', { name: 'Sync now' }));
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+
+    // Logout from the More sheet.
+    await tabs.getByRole('button', { name: 'More' }).click();
+    await page.getByTestId('more-sheet').getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
   });
-}
+});
 
 test.describe('on a 390 x 844 phone', () => {
   test.use({ viewport: PHONES[1] });
 
   test('light and dark (system and profile switch) pass axe, and the page never scrolls sideways', async ({
-    page,
-    request,
+    patientPage: page,
   }) => {
-    const { email } = await createVerifiedUser(request, 'Patient', 'Dana Dark');
-    await signInThroughUi(page, email);
     const canvas = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const light = await canvas();
-    // The sign-in toast fades (axe would measure it half transparent).
-    await expect(page.getByText('Logged in successfully')).toBeHidden();
     await expectNoAxeViolations(page);
 
     // The system's choice.
@@ -194,11 +194,10 @@ test.describe('on a 390 x 844 phone', () => {
     page,
     request,
   }) => {
-    const { email } = await createVerifiedUser(request, 'Caregiver', 'Cora Care');
-    await signInThroughUi(page, email);
+    await signIn(page, await createAccount(request, 'Caregiver', 'Cora Care'));
     await expect(page).toHaveURL(/\/caregiver\/dashboard$/);
     const tabs = page.getByTestId('tab-bar');
-    // Without Read permissions on a patient, only Home and More (SPEC section 2: shown only when held).
+    // Without Read permissions on a patient, only Home and More (a tab needs its Read permission).
     await expect(tabs.getByRole('link')).toHaveText(['Home']);
     await expect(tabs.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/caregiver/dashboard');
     const selector = page.getByRole('combobox', { name: 'Select Patient' });
@@ -216,12 +215,11 @@ test.describe('on a 390 x 844 phone', () => {
 test.describe('on a 1280 x 800 screen', () => {
   test.use({ viewport: DESKTOP });
 
+  test.use({ patientName: 'Wide Wanda' });
+
   test('the sidebar replaces the tab bar, and its collapse is remembered after a reload', async ({
-    page,
-    request,
+    patientPage: page,
   }) => {
-    const { email } = await createVerifiedUser(request, 'Patient', 'Wide Wanda');
-    await signInThroughUi(page, email);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(page.getByTestId('sidebar')).toBeVisible();
     await expect(page.getByTestId('tab-bar')).toBeHidden();

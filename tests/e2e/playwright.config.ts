@@ -16,13 +16,19 @@ const profileRoot = mkdtempSync(join(tmpdir(), 'kincare-chromium-'));
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  fullyParallel: false,
-  workers: 2,
+  // Each test makes its own people (fixtures.ts), so any two can run side by side: the workers share out
+  // tests, not files, and none waits at the end for the last long file of the other. A spec whose fake
+  // service listens on a fixed port keeps its tests in one worker (test.describe.configure).
+  fullyParallel: true,
+  // On this 2-core machine: see README.md (Two commands) for the run times with 2 and 3 workers.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // On CI a failed test runs once more, and npm test names it if it then passes (tests/run-all.mjs): a
   // timing race on a loaded machine is then reported instead of refusing the whole change. A real failure
   // fails twice.
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
+  // A journey checks each of its states at two sizes (support.ts: atEachViewport): axe alone takes seconds
+  // a page on a busy 2-core machine.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: join(dataDir, 'e2e-results.json') }]],
   use: {
@@ -39,7 +45,7 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'npx tsx src/server/main.ts',
+    command: 'node --import tsx src/server/main.ts',
     cwd: join(import.meta.dirname, '..', '..'),
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,

@@ -1,21 +1,18 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { TINY_PNG } from '../fixtures/images';
+import { expect, test } from './fixtures';
 import {
-  acceptBetaPolicyThroughApi,
-  apiToken,
   bearer,
-  createVerifiedUser,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
-  linkCaregiverThroughApi,
   menuEntry,
-  signInThroughUi,
-  storedToken,
+  signIn,
   waitForServiceWorker,
+  type Account,
 } from './support';
 
-// /prescriptions (issue 11, point 5): the list from the device's table with its filters, the add / edit
+// /prescriptions: the list from the device's table with its filters, the add / edit
 // form in a sheet (dose times suggested from the directions), status changes and delete with a
 // confirmation, all of it offline too; a caregiver who may only read; and reading a label photo.
 
@@ -82,10 +79,10 @@ const listTargets = (page: Page) => listSection(page).locator('button, select, i
 const sheetTargets = (sheet: Locator) =>
   sheet.getByRole('form').locator('button, select, input:not([type="checkbox"])');
 
-/** A prescription the patient of `token` holds, made through the API. */
+/** A prescription the patient holds, made through the API. */
 async function prescriptionThroughApi(
   request: APIRequestContext,
-  token: string,
+  { token, patientId }: Account,
   fields: {
     medicine_name: string;
     strength: string;
@@ -94,11 +91,10 @@ async function prescriptionThroughApi(
     as_needed?: boolean;
   },
 ) {
-  const profile = await (await request.get('/api/auth/profile', { headers: bearer(token) })).json();
   const created = await request.post('/api/prescriptions', {
     headers: bearer(token),
     data: {
-      patient_id: profile.data.patient_id,
+      patient_id: patientId,
       start_date: localToday(),
       time_zone: 'UTC',
       quantity: 30,
@@ -110,15 +106,13 @@ async function prescriptionThroughApi(
 }
 
 test.describe('at 390x844', () => {
-  test.use({ viewport: PHONE });
+  test.use({ viewport: PHONE, caregiverName: 'Cora Reader', caregiverPermissions: ['ReadPrescription'] });
 
   test('a patient adds a prescription by typing, edits it, puts it on hold, filters and deletes it', async ({
-    page,
+    patientPage: page,
+    patient: { token },
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Priya Prescribed');
-    await signInThroughUi(page, patient.email);
-    const token = (await storedToken(page)) ?? '';
     await openPrescriptions(page);
     await expect(page.getByText('No prescriptions yet.')).toBeVisible();
     await checkScreen(page, listTargets(page));
@@ -228,14 +222,12 @@ test.describe('at 390x844', () => {
   });
 
   test('offline: a prescription added without a signal stays after a reload, and reaches the server online', async ({
-    page,
+    patientPage: page,
+    patient: { token },
     context,
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Otto Offline');
-    await signInThroughUi(page, patient.email);
     await waitForServiceWorker(page);
-    const token = (await storedToken(page)) ?? '';
     await openPrescriptions(page);
     await expect(page.getByText('No prescriptions yet.')).toBeVisible();
 
@@ -286,22 +278,18 @@ test.describe('at 390x844', () => {
 
   test('a caregiver with Read Prescription only sees the list, without add, edit, status or delete', async ({
     page,
+    patient,
+    caregiver,
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Paula Patient');
-    const patientToken = await apiToken(request, patient.email);
-    await acceptBetaPolicyThroughApi(request, patientToken);
-    await prescriptionThroughApi(request, patientToken, {
+    await prescriptionThroughApi(request, patient, {
       medicine_name: 'Lisinopril',
       strength: '10 mg',
       directions: 'Take 1 tablet by mouth once daily',
       times: ['08:00'],
     });
-    const caregiver = await linkCaregiverThroughApi(request, patientToken, 'Cora Reader', [
-      'ReadPrescription',
-    ]);
 
-    await signInThroughUi(page, caregiver.email);
+    await signIn(page, caregiver);
     await openPrescriptions(page, /\/caregiver\/prescriptions$/);
     const lisinopril = card(page, 'Lisinopril 10 mg');
     await expect(lisinopril).toBeVisible();
@@ -321,25 +309,23 @@ test.describe('at 1280x800', () => {
 
   test('a patient with prescriptions sees them as cards and opens the form as a dialog', async ({
     page,
+    patient,
     request,
   }) => {
-    const patient = await createVerifiedUser(request, 'Patient', 'Desmond Desk');
-    const token = await apiToken(request, patient.email);
-    await acceptBetaPolicyThroughApi(request, token);
-    await prescriptionThroughApi(request, token, {
+    await prescriptionThroughApi(request, patient, {
       medicine_name: 'Atorvastatin',
       strength: '20 mg',
       directions: 'Take 1 tablet by mouth at bedtime',
       times: ['22:00'],
     });
-    await prescriptionThroughApi(request, token, {
+    await prescriptionThroughApi(request, patient, {
       medicine_name: 'Ibuprofen',
       strength: '400 mg',
       directions: 'Take 1 tablet every 6 hours as needed for pain',
       times: [],
       as_needed: true,
     });
-    await signInThroughUi(page, patient.email);
+    await signIn(page, patient);
     await openPrescriptions(page);
     await expect(card(page, 'Atorvastatin 20 mg')).toContainText('22:00');
     // No fixed times: it says so in words.
@@ -366,13 +352,11 @@ test.describe('reading a label photo', () => {
   test.use({ viewport: PHONE });
 
   test('online: the photo fills the form in for review, times from its directions', async ({
-    page,
+    patientPage: page,
+    patient: { token },
     request,
   }) => {
     test.setTimeout(120_000);
-    const patient = await createVerifiedUser(request, 'Patient', 'Olive Ocr');
-    await signInThroughUi(page, patient.email);
-    const token = (await storedToken(page)) ?? '';
     await openPrescriptions(page);
     // A pharmacy label, drawn on a canvas in large clear type and taken as a PNG.
     const label = await page.evaluate(async () => {

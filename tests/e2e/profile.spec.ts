@@ -1,15 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, createVerifiedUser, expectNoAxeViolations, signInThroughUi } from './support';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { PASSWORD, expectNoAxeViolations, signIn, waitForServiceWorker } from './support';
 
 /** A new password the strength check accepts. */
 const NEW_PASSWORD = 'Marigold-Canyon-73';
 
 test('the profile page shows and updates the profile, and changes the password', async ({
-  page,
+  patientPage: page,
+  patient: { email },
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Pat Patient');
-  await signInThroughUi(page, email);
   await page.getByRole('link', { name: 'Profile' }).first().click();
   await expect(page).toHaveURL(/\/profile$/);
   await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
@@ -94,11 +94,9 @@ async function bigPhoto(page: Page, width: number, height: number): Promise<Buff
 
 test('a profile photo is made smaller on the device, previewed, and sent with a progress bar', async ({
   page,
-  request,
+  patient,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Photo Phil');
-  await signInThroughUi(page, email);
-  await page.goto('/profile');
+  await signIn(page, patient, '/profile');
   const form = page.getByRole('form', { name: 'Update profile' });
   const original = await bigPhoto(page, 3000, 2000);
   expect(original.length).toBeGreaterThan(1_000_000);
@@ -112,20 +110,24 @@ test('a profile photo is made smaller on the device, previewed, and sent with a 
   expect(size).toEqual([1024, 683]);
   await expectNoAxeViolations(page);
 
-  // What is sent: the smaller WebP, not the original; the progress bar shows while it goes.
+  // What is sent: the smaller WebP, not the original; the progress bar shows while it goes (the request
+  // is held until the test has seen it).
   let sentBytes = 0;
   let sentType = '';
+  let release: () => void = () => undefined;
+  const seen = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/auth/update-profile', async (route) => {
     const body = route.request().postDataBuffer() ?? Buffer.alloc(0);
     sentBytes = body.length;
     sentType = /Content-Type: (image\/[a-z]+)/.exec(body.toString('latin1'))?.[1] ?? '';
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await seen;
     await route.continue();
   });
   await form.getByRole('button', { name: 'Save profile' }).click();
   const progress = form.getByRole('progressbar');
   await expect(progress).toBeVisible();
   await expect(form.getByText(/^Sending your photo: \d+%$/)).toBeVisible();
+  release();
   await expect(page.getByText('Profile updated successfully')).toBeVisible();
   await expect(progress).toBeHidden();
   expect(sentType).toBe('image/webp');
@@ -139,12 +141,11 @@ test('a profile photo is made smaller on the device, previewed, and sent with a 
 
 test('the offline message of the profile form goes away when the connection is back', async ({
   page,
+  patient,
   context,
-  request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Otto Offline');
-  await signInThroughUi(page, email);
-  await page.goto('/profile');
+  await signIn(page, patient, '/profile');
+  await waitForServiceWorker(page); // what the page loads on demand, offline
   const form = page.getByRole('form', { name: 'Update profile' });
   // The person sees the form, then loses the signal (the page's own code has arrived by then).
   await expect(form.getByRole('button', { name: 'Save profile' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createVerifiedUser, signInThroughUi } from './support';
+import { createAccount, signIn } from './support';
 
 test('the manifest makes the app installable', async ({ request }) => {
   const response = await request.get('/manifest.webmanifest');
@@ -53,8 +53,7 @@ test('the manifest makes the app installable', async ({ request }) => {
 });
 
 test('after one visit the app opens offline', async ({ page, context, request }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Olive Offline');
-  await signInThroughUi(page, email);
+  await signIn(page, await createAccount(request, 'Patient', 'Olive Offline'));
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });

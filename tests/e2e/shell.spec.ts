@@ -1,32 +1,66 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { buildApp } from '../../src/server/app';
-import {
-  createVerifiedUser,
-  serverAppointments,
-  signInThroughUi,
-  storedToken,
-  waitForServiceWorker,
-} from './support';
+import { bearer, serverAppointments, waitForServiceWorker } from './support';
 
-test('toasts appear bottom-center and close after 2000 ms', async ({ page, request }) => {
-  const { email } = await createVerifiedUser(request, 'Patient');
-  await signInThroughUi(page, email);
-  const toast = page.getByText('Logged in successfully');
-  const shownAt = Date.now();
-  const box = await toast.boundingBox();
-  const viewport = page.viewportSize();
-  expect(box && viewport).toBeTruthy();
-  if (box && viewport) {
-    expect(Math.abs(box.x + box.width / 2 - viewport.width / 2)).toBeLessThan(20);
-    expect(box.y).toBeGreaterThan(viewport.height * 0.75);
+type ToastSeen = {
+  text: string;
+  shownAt: number;
+  goneAt: number | null;
+  box: { x: number; y: number; width: number; height: number } | null;
+  viewport: { width: number; height: number };
+};
+
+test('toasts appear bottom-center and close after 2000 ms', async ({ page, patient }) => {
+  // Where each toast shows and how long it stays, seen by the page itself as toasts come and go: from the
+  // test, a busy machine's delay in answering counted too, and a toast could be gone before it was looked at.
+  await page.addInitScript(() => {
+    const toasts = new Map<Element, ToastSeen>();
+    Object.assign(window, { toastsSeen: () => [...toasts.values()] });
+    new MutationObserver(() => {
+      const now = performance.now();
+      for (const toast of document.querySelectorAll('[data-rht-toaster] [role="status"]')) {
+        if (toasts.has(toast)) continue;
+        const seen: ToastSeen = {
+          text: toast.textContent ?? '',
+          shownAt: now,
+          goneAt: null,
+          box: null,
+          viewport: { width: innerWidth, height: innerHeight },
+        };
+        toasts.set(toast, seen);
+        requestAnimationFrame(() => {
+          const { x, y, width, height } = toast.getBoundingClientRect();
+          seen.box = { x, y, width, height };
+        });
+      }
+      for (const [toast, seen] of toasts) if (seen.goneAt === null && !toast.isConnected) seen.goneAt = now;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  // The sign-in form's toast is the one measured.
+  await page.goto('/login');
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(patient.email);
+  await form.getByLabel('Password').fill(patient.password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const signedIn = async () =>
+    (await page.evaluate(() => (window as unknown as { toastsSeen: () => ToastSeen[] }).toastsSeen())).find(
+      ({ text }) => text.includes('Logged in successfully'),
+    );
+  await expect.poll(async () => (await signedIn())?.goneAt ?? null, { timeout: 10_000 }).not.toBeNull();
+  const seen = await signedIn();
+  const box = seen?.box;
+  expect(box, 'the toast was drawn').toBeTruthy();
+  if (seen && box) {
+    expect(Math.abs(box.x + box.width / 2 - seen.viewport.width / 2)).toBeLessThan(20);
+    expect(box.y).toBeGreaterThan(seen.viewport.height * 0.75);
+    expect((seen.goneAt ?? 0) - seen.shownAt).toBeGreaterThan(1000);
   }
-  await expect(toast).toBeHidden({ timeout: 5000 });
-  expect(Date.now() - shownAt).toBeGreaterThan(1000);
 });
 
 test("a waiting new version offers 'A new version is available - Reload', and Reload switches to it", async ({
@@ -67,25 +101,20 @@ test("a waiting new version offers 'A new version is available - Reload', and Re
 });
 
 test('the nightly periodicsync in the service worker pulls what changed elsewhere into the replica', async ({
-  page,
+  patientPage: page,
+  patient,
   context,
   request,
 }) => {
-  const { email } = await createVerifiedUser(request, 'Patient', 'Nia Nightly');
-  await signInThroughUi(page, email);
   await waitForServiceWorker(page);
   await page.goto('/appointments');
   await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   // Another device books an appointment; this page does not sync on its own meanwhile.
-  const token = await storedToken(page);
-  const profile = await (
-    await request.get('/api/auth/profile', { headers: { Authorization: `Bearer ${token}` } })
-  ).json();
   const created = await request.post('/api/appointments', {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: bearer(patient.token),
     data: {
       id: crypto.randomUUID(),
-      patient_id: profile.data.patient_id,
+      patient_id: patient.patientId,
       appointment_title: 'Booked on the laptop',
       appointment_date: '2027-03-01T09:00:00Z',
     },

@@ -1,21 +1,24 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
+  atEachViewport,
   createVerifiedUser,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
   menuEntry,
+  signIn,
   signInThroughUi,
   VIEWPORTS,
 } from './support';
 
-// Speech (issue 14, point 4; SPEC sections 2, 8 and 9): the profile's 'Read messages aloud' turns the
-// isSpeechEnabled preference on; toasts are then read aloud in en-US (and never before); the lab report
-// form's Report Type and Report Date take voice input (a spoken date stored as YYYY-MM-DD, a nonsense one
-// answered with the spec's text), the invite form's e-mail too; a failed recognition and a browser without
-// recognition say so in the spec's words. The Web Speech APIs are fakes put on window before the app loads
-// (the browser boundary only): the recognizer waits for the test to say what it heard, and speechSynthesis
-// records what it was asked to say.
+// Speech: the profile's 'Read messages aloud' turns the isSpeechEnabled preference on; toasts are then
+// read aloud in en-US (and never before); the lab report form's Report Type and Report Date take voice
+// input (a spoken date stored as YYYY-MM-DD, a nonsense one answered with the product's text), the invite
+// form's e-mail too; a failed recognition and a browser without recognition say so in the product's words.
+// The Web Speech APIs are fakes put on window before the app loads (the browser boundary only): the
+// recognizer waits for the test to say what it heard, and speechSynthesis records what it was asked to
+// say. Each test runs once, on a phone; the screens are checked at the phone's and the laptop's size.
 
 type SpeechFake = {
   utterances: { text: string; lang: string }[];
@@ -105,9 +108,11 @@ const targets = (scope: Locator) =>
   scope.locator('button:visible, select:visible, input:visible:not(.sr-only):not([type="checkbox"])');
 
 async function checkScreen(page: Page, scope: Locator) {
-  await expectNoAxeViolations(page);
-  await expectNoHorizontalOverflow(page);
-  await expectTapTargets(targets(scope));
+  await atEachViewport(page, async () => {
+    await expectNoAxeViolations(page);
+    await expectNoHorizontalOverflow(page);
+    await expectTapTargets(targets(scope));
+  });
 }
 
 async function openProfile(page: Page) {
@@ -135,93 +140,91 @@ async function enableSpeech(page: Page) {
   expect(await page.evaluate(() => localStorage.getItem('isSpeechEnabled'))).toBe('true');
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone', () => {
+  test.use({ viewport: VIEWPORTS[0] });
 
-    test('read aloud and voice input on the lab report form and the invite e-mail', async ({
-      page,
-      request,
-    }) => {
-      test.setTimeout(120_000);
-      await page.addInitScript(installSpeechFake, { recognition: true });
-      const patient = await createVerifiedUser(request, 'Patient', 'Sam Speech');
-      await signInThroughUi(page, patient.email);
+  test('read aloud and voice input on the lab report form and the invite e-mail', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript(installSpeechFake, { recognition: true });
+    // Through the sign-in form: its toast must not be read aloud either.
+    const patient = await createVerifiedUser(request, 'Patient', 'Sam Speech');
+    await signInThroughUi(page, patient.email);
 
-      // Speech is off: the sign-in toast was not read, and the form offers no microphone.
-      let form = await openUploadForm(page);
-      await expect(form.getByRole('textbox', { name: 'Report Type' })).toBeVisible();
-      await expect(form.getByRole('button', { name: /^Speak the/ })).toHaveCount(0);
-      expect(await spokenTexts(page)).toEqual([]);
+    // Speech is off: the sign-in toast was not read, and the form offers no microphone.
+    let form = await openUploadForm(page);
+    await expect(form.getByRole('textbox', { name: 'Report Type' })).toBeVisible();
+    await expect(form.getByRole('button', { name: /^Speak the/ })).toHaveCount(0);
+    expect(await spokenTexts(page)).toEqual([]);
 
-      // The profile's switch, beside the theme; then a toast is read aloud, in en-US.
-      await enableSpeech(page);
-      await checkScreen(page, page.getByRole('switch', { name: 'Read messages aloud' }).locator('..'));
-      const profileForm = page.getByRole('form', { name: 'Update profile' });
-      await profileForm.getByRole('textbox', { name: 'Name', exact: true }).fill('Sam Spoken');
-      await profileForm.getByRole('button', { name: 'Save profile' }).click();
-      await expect(page.getByText('Profile updated successfully')).toBeVisible();
-      await expect
-        .poll(async () => (await speech(page)).utterances)
-        .toContainEqual({ text: 'Profile updated successfully', lang: 'en-US' });
+    // The profile's switch, beside the theme; then a toast is read aloud, in en-US.
+    await enableSpeech(page);
+    await checkScreen(page, page.getByRole('switch', { name: 'Read messages aloud' }).locator('..'));
+    const profileForm = page.getByRole('form', { name: 'Update profile' });
+    await profileForm.getByRole('textbox', { name: 'Name', exact: true }).fill('Sam Spoken');
+    await profileForm.getByRole('button', { name: 'Save profile' }).click();
+    await expect(page.getByText('Profile updated successfully')).toBeVisible();
+    await expect
+      .poll(async () => (await speech(page)).utterances)
+      .toContainEqual({ text: 'Profile updated successfully', lang: 'en-US' });
 
-      // Report Type: the words as heard; 'Listening…' while the recognizer listens.
-      form = await openUploadForm(page);
-      const typeMic = form.getByRole('button', { name: 'Speak the Report Type' });
-      await typeMic.click();
-      await expect(typeMic).toHaveAttribute('aria-pressed', 'true');
-      await expect(form.getByText('Listening…')).toBeVisible();
-      expect(await hear(page, 'Blood test')).toBe(true);
-      await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Blood test');
-      await expect(typeMic).toHaveAttribute('aria-pressed', 'false');
-      expect((await speech(page)).starts).toEqual([
-        { lang: 'en-US', interimResults: false, maxAlternatives: 1 },
-      ]);
+    // Report Type: the words as heard; 'Listening…' while the recognizer listens.
+    form = await openUploadForm(page);
+    const typeMic = form.getByRole('button', { name: 'Speak the Report Type' });
+    await typeMic.click();
+    await expect(typeMic).toHaveAttribute('aria-pressed', 'true');
+    await expect(form.getByText('Listening…')).toBeVisible();
+    expect(await hear(page, 'Blood test')).toBe(true);
+    await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Blood test');
+    await expect(typeMic).toHaveAttribute('aria-pressed', 'false');
+    expect((await speech(page)).starts).toEqual([
+      { lang: 'en-US', interimResults: false, maxAlternatives: 1 },
+    ]);
 
-      // Report Date: a spoken date is stored as YYYY-MM-DD; nonsense gets the spec's text and keeps it.
-      const dateField = form.locator('input[name="report_date"]');
-      const dateMic = form.getByRole('button', { name: 'Speak the Report Date' });
-      await dateMic.click();
-      expect(await hear(page, 'March fifth twenty twenty six')).toBe(true);
-      await expect(dateField).toHaveValue('2026-03-05');
-      await dateMic.click();
-      expect(await hear(page, 'the purple elephant')).toBe(true);
-      await expect(form.getByText("Couldn't understand the date. Please try again.")).toBeVisible();
-      await expect(dateField).toHaveValue('2026-03-05');
-      await expect.poll(() => spokenTexts(page)).toContain("Couldn't understand the date. Please try again.");
+    // Report Date: a spoken date is stored as YYYY-MM-DD; nonsense gets the spec's text and keeps it.
+    const dateField = form.locator('input[name="report_date"]');
+    const dateMic = form.getByRole('button', { name: 'Speak the Report Date' });
+    await dateMic.click();
+    expect(await hear(page, 'March fifth twenty twenty six')).toBe(true);
+    await expect(dateField).toHaveValue('2026-03-05');
+    await dateMic.click();
+    expect(await hear(page, 'the purple elephant')).toBe(true);
+    await expect(form.getByText("Couldn't understand the date. Please try again.")).toBeVisible();
+    await expect(dateField).toHaveValue('2026-03-05');
+    await expect.poll(() => spokenTexts(page)).toContain("Couldn't understand the date. Please try again.");
 
-      // A failed recognition says so.
-      await typeMic.click();
-      expect(await failRecognition(page)).toBe(true);
-      await expect(form.getByText('Could not recognize speech. Try again.')).toBeVisible();
-      await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Blood test');
-      await checkScreen(page, form);
+    // A failed recognition says so.
+    await typeMic.click();
+    expect(await failRecognition(page)).toBe(true);
+    await expect(form.getByText('Could not recognize speech. Try again.')).toBeVisible();
+    await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('Blood test');
+    await checkScreen(page, form);
 
-      // The invite form's e-mail: ' dot ' and ' at ' rules.
-      await page.goto('/care-giver');
-      const invite = page.getByRole('form', { name: 'Invite a caregiver' });
-      await invite.getByRole('button', { name: 'Speak the Caregiver email' }).click();
-      expect(await hear(page, 'Jane dot Doe at example dot com')).toBe(true);
-      await expect(invite.getByRole('textbox', { name: 'Caregiver email' })).toHaveValue(
-        'jane.doe@example.com',
-      );
-      await checkScreen(page, invite);
-    });
-
-    test("without speech recognition the microphone says 'Speech recognition not supported.'", async ({
-      page,
-      request,
-    }) => {
-      await page.addInitScript(installSpeechFake, { recognition: false });
-      const patient = await createVerifiedUser(request, 'Patient', 'Nora Nomic');
-      await signInThroughUi(page, patient.email);
-      await enableSpeech(page);
-      const form = await openUploadForm(page);
-      await form.getByRole('button', { name: 'Speak the Report Type' }).click();
-      await expect(form.getByText('Speech recognition not supported.')).toBeVisible();
-      await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('');
-      await expect.poll(() => spokenTexts(page)).toContain('Speech recognition not supported.');
-      await checkScreen(page, form);
-    });
+    // The invite form's e-mail: ' dot ' and ' at ' rules.
+    await page.goto('/care-giver');
+    const invite = page.getByRole('form', { name: 'Invite a caregiver' });
+    await invite.getByRole('button', { name: 'Speak the Caregiver email' }).click();
+    expect(await hear(page, 'Jane dot Doe at example dot com')).toBe(true);
+    await expect(invite.getByRole('textbox', { name: 'Caregiver email' })).toHaveValue(
+      'jane.doe@example.com',
+    );
+    await checkScreen(page, invite);
   });
-}
+
+  test("without speech recognition the microphone says 'Speech recognition not supported.'", async ({
+    page,
+    patient,
+  }) => {
+    await page.addInitScript(installSpeechFake, { recognition: false });
+    await signIn(page, patient);
+    await enableSpeech(page);
+    const form = await openUploadForm(page);
+    await form.getByRole('button', { name: 'Speak the Report Type' }).click();
+    await expect(form.getByText('Speech recognition not supported.')).toBeVisible();
+    await expect(form.getByRole('textbox', { name: 'Report Type' })).toHaveValue('');
+    await expect.poll(() => spokenTexts(page)).toContain('Speech recognition not supported.');
+    await checkScreen(page, form);
+  });
+});

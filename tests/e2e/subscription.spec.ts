@@ -1,28 +1,33 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import {
   PASSWORD,
   acceptBetaPolicyIfAsked,
+  acceptBetaPolicyThroughApi,
   apiToken,
+  atEachViewport,
   createVerifiedUser,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
   latestMailTo,
   menuEntry,
+  signIn,
   signInThroughUi,
   subscribeThroughLogin,
   uniqueEmail,
   verificationPath,
   VIEWPORTS,
   waitForServiceWorker,
+  type Account,
 } from './support';
 
 // /subscription, the login's subscription modal, the server's test-mode checkout and /billing/success and
-// /billing/cancel (issue 13): a patient without a plan is asked for one at sign-in and takes Family Plus
+// /billing/cancel: a patient without a plan is asked for one at sign-in and takes Family Plus
 // through the checkout; a Free patient upgrades to the yearly plan (backing out of the checkout once); a
 // cancel turns every card to Renew; offline the saved plan shows and changes say they need a connection; a
 // corporate sign-up link names its plan and the first sign-in has it chosen. Every state: axe, no sideways
-// scrolling, 44 px targets, at 390 x 844 and 1280 x 800.
+// scrolling, 44 px targets, at 390 x 844 and 1280 x 800 (each journey runs once, on a phone).
 
 const TEXT = {
   currentPlan: 'Current Plan',
@@ -32,11 +37,13 @@ const TEXT = {
   needsConnection: 'Changing your plan needs a connection. What you see was saved on this device.',
 };
 
-/** No sideways scrolling, 44 px targets in the page (links inside a sentence aside), and axe. */
+/** At each size: no sideways scrolling, 44 px targets in the page (links inside a sentence aside), and axe. */
 async function checkScreen(page: Page, ...boxes: Locator[]) {
-  await expectNoHorizontalOverflow(page, ...boxes);
-  await expectTapTargets(page.getByRole('main').locator('button:visible, a:visible:not(p a)'));
-  await expectNoAxeViolations(page);
+  await atEachViewport(page, async () => {
+    await expectNoHorizontalOverflow(page, ...boxes);
+    await expectTapTargets(page.getByRole('main').locator('button:visible, a:visible:not(p a)'));
+    await expectNoAxeViolations(page);
+  });
 }
 
 const planCard = (page: Page, id: string) => page.getByTestId(`plan-${id}`);
@@ -74,7 +81,7 @@ async function submitSignIn(page: Page, email: string) {
  * Plus chosen at the first sign-in and paid at the test checkout (a trial), then canceled and renewed with the
  * card on file (a renewal has no second trial). The screens of these steps have tests of their own above.
  */
-async function activeMonthlyPatient(request: APIRequestContext, name: string) {
+async function activeMonthlyPatient(request: APIRequestContext, name: string): Promise<Account> {
   const patient = await createVerifiedUser(request, 'Patient', name, { freePlan: false });
   const { checkout_url: checkoutUrl } = await subscribeThroughLogin(request, patient.email, 'plus-monthly');
   if (!checkoutUrl) throw new Error('a paid plan answers a checkout');
@@ -98,199 +105,200 @@ async function activeMonthlyPatient(request: APIRequestContext, name: string) {
     checkout_url: null,
     subscription: { plan_id: 'plus-monthly', subscription_status: 'active' },
   });
-  return patient;
+  const profile = await acceptBetaPolicyThroughApi(request, token);
+  return {
+    ...patient,
+    role: 'Patient',
+    password: PASSWORD,
+    token,
+    userId: profile.id,
+    profile,
+    patientId: profile.patient_id ?? '',
+  };
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
-    test.use({ viewport });
+test.describe('on a phone', () => {
+  test.use({ viewport: VIEWPORTS[0] });
 
-    test('sign-in without a plan opens the modal; Family Plus through the test checkout; Current Plan', async ({
-      page,
-      request,
-    }) => {
-      test.setTimeout(120_000);
-      const patient = await createVerifiedUser(request, 'Patient', 'Nina Noplan', { freePlan: false });
-      await submitSignIn(page, patient.email);
-      const modal = page.getByRole('dialog', { name: 'Choose a plan' });
-      await expect(modal.getByRole('radio', { name: 'Free' })).toBeChecked();
-      await expect(modal.getByText('Choose a plan to start using Kincare.')).toBeVisible();
+  test('sign-in without a plan opens the modal; Family Plus through the test checkout; Current Plan', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const patient = await createVerifiedUser(request, 'Patient', 'Nina Noplan', { freePlan: false });
+    await submitSignIn(page, patient.email);
+    const modal = page.getByRole('dialog', { name: 'Choose a plan' });
+    await expect(modal.getByRole('radio', { name: 'Free' })).toBeChecked();
+    await expect(modal.getByText('Choose a plan to start using Kincare.')).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectNoHorizontalOverflow(page, modal);
       await expectTapTargets(modal.locator('button:visible, label:visible'));
       await expectNoAxeViolations(page);
-
-      await modal.getByRole('radio', { name: 'Family Plus', exact: true }).check();
-      await modal.getByRole('button', { name: 'Continue to checkout' }).click();
-      await payAtTestCheckout(page);
-      await checkScreen(page);
-      // Not signed in yet: the page sends the person to sign in, which now goes straight in.
-      await page.getByRole('link', { name: 'Go to sign in' }).click();
-      await signInThroughUi(page, patient.email);
-
-      await openSubscription(page);
-      const plus = planCard(page, 'plus-monthly');
-      await expect(plus.getByText(TEXT.currentPlan)).toBeVisible();
-      await expect(plus.getByText(/^Trialing until \w{3}, \w{3} \d{2}, \d{4}$/)).toBeVisible();
-      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
-      await checkScreen(page, plus);
-
-      await page.getByRole('tab', { name: 'Manage Subscription' }).click();
-      const details = page.getByRole('region', { name: 'Your subscription' });
-      await expect(details).toContainText('Family Plus');
-      await expect(details).toContainText('Trialing');
-      // Cancel Subscription is only for an active subscription (SPEC section 2).
-      await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
-      await checkScreen(page, details);
     });
 
-    test('a Free patient upgrades month to year through the checkout (after backing out once)', async ({
-      page,
-      request,
-    }) => {
-      test.setTimeout(120_000);
-      const patient = await createVerifiedUser(request, 'Patient', 'Uma Upgrade');
-      await signInThroughUi(page, patient.email);
-      await openSubscription(page);
-      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
-      await expect(planCard(page, 'plus-monthly').getByRole('button')).toHaveCount(0);
-      await checkScreen(page, planCard(page, 'plus-yearly'));
+    await modal.getByRole('radio', { name: 'Family Plus', exact: true }).check();
+    await modal.getByRole('button', { name: 'Continue to checkout' }).click();
+    await payAtTestCheckout(page);
+    await checkScreen(page);
+    // Not signed in yet: the page sends the person to sign in, which now goes straight in.
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
+    await signInThroughUi(page, patient.email);
 
-      const upgrade = planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' });
-      await upgrade.click();
-      await page.waitForURL(/\/api\/stripe\/test-checkout\//);
-      await page.getByRole('link', { name: 'Cancel and go back' }).click();
-      await page.waitForURL(/\/billing\/cancel/);
-      await expect(page.getByRole('heading', { level: 1, name: 'Checkout canceled' })).toBeVisible();
-      await checkScreen(page);
-      await page.getByRole('link', { name: 'Back to Subscription' }).click();
-      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+    await openSubscription(page);
+    const plus = planCard(page, 'plus-monthly');
+    await expect(plus.getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(plus.getByText(/^Trialing until \w{3}, \w{3} \d{2}, \d{4}$/)).toBeVisible();
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
+    await checkScreen(page, plus);
 
-      await upgrade.click();
-      await payAtTestCheckout(page);
-      await checkScreen(page);
-      await page.getByRole('link', { name: 'Go to Subscription' }).click();
-      const yearly = planCard(page, 'plus-yearly');
-      await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
-      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
-      await expect(yearly.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
-      await checkScreen(page, yearly);
-    });
+    await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+    const details = page.getByRole('region', { name: 'Your subscription' });
+    await expect(details).toContainText('Family Plus');
+    await expect(details).toContainText('Trialing');
+    // Cancel Subscription is only for an active subscription.
+    await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+    await checkScreen(page, details);
+  });
 
-    test('an active monthly plan moves to yearly in place: Subscription upgraded, then Current Plan', async ({
-      page,
-      request,
-    }) => {
-      test.setTimeout(120_000);
-      const patient = await activeMonthlyPatient(request, 'Mona Monthly');
-      await signInThroughUi(page, patient.email);
-      await openSubscription(page);
-      const monthly = planCard(page, 'plus-monthly');
-      const yearly = planCard(page, 'plus-yearly');
-      await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
-      // Upgrade only on the yearly card, and only while active (SPEC section 4).
-      await expect(planCard(page, 'free').getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
-      await checkScreen(page, yearly);
+  test('a Free patient upgrades month to year through the checkout (after backing out once)', async ({
+    patientPage: page,
+  }) => {
+    test.setTimeout(120_000);
+    await openSubscription(page);
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(planCard(page, 'plus-monthly').getByRole('button')).toHaveCount(0);
+    await checkScreen(page, planCard(page, 'plus-yearly'));
 
-      await yearly.getByRole('button', { name: 'Upgrade' }).click();
-      await expect(page.getByText(TEXT.upgraded)).toBeVisible();
-      // No checkout: the card on file pays the difference.
-      await expect(page).toHaveURL(/\/subscription$/);
-      await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
-      await expect(monthly.getByText(TEXT.currentPlan)).toHaveCount(0);
-      await expect(page.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
-      await checkScreen(page, yearly);
+    const upgrade = planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' });
+    await upgrade.click();
+    await page.waitForURL(/\/api\/stripe\/test-checkout\//);
+    await page.getByRole('link', { name: 'Cancel and go back' }).click();
+    await page.waitForURL(/\/billing\/cancel/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Checkout canceled' })).toBeVisible();
+    await checkScreen(page);
+    await page.getByRole('link', { name: 'Back to Subscription' }).click();
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
 
-      await page.getByRole('tab', { name: 'Manage Subscription' }).click();
-      const details = page.getByRole('region', { name: 'Your subscription' });
-      await expect(details).toContainText('Family Plus Yearly');
-      await expect(details).toContainText('Active');
-    });
+    await upgrade.click();
+    await payAtTestCheckout(page);
+    await checkScreen(page);
+    await page.getByRole('link', { name: 'Go to Subscription' }).click();
+    const yearly = planCard(page, 'plus-yearly');
+    await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toHaveCount(0);
+    await expect(yearly.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+    await checkScreen(page, yearly);
+  });
 
-    test('cancel asks first, then every card offers Renew; Renew Free is back at once', async ({
-      page,
-      request,
-    }) => {
-      test.setTimeout(120_000);
-      const patient = await createVerifiedUser(request, 'Patient', 'Cal Cancel');
-      await signInThroughUi(page, patient.email);
-      await openSubscription(page);
-      await page.getByRole('tab', { name: 'Manage Subscription' }).click();
-      await expect(page.getByRole('heading', { level: 1, name: 'Manage Subscription' })).toBeVisible();
-      const details = page.getByRole('region', { name: 'Your subscription' });
-      await expect(details).toContainText('Active');
-      await checkScreen(page, details);
+  test('an active monthly plan moves to yearly in place: Subscription upgraded, then Current Plan', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    await signIn(page, await activeMonthlyPatient(request, 'Mona Monthly'));
+    await openSubscription(page);
+    const monthly = planCard(page, 'plus-monthly');
+    const yearly = planCard(page, 'plus-yearly');
+    await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
+    // Upgrade only on the yearly card, and only while active.
+    await expect(planCard(page, 'free').getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+    await checkScreen(page, yearly);
 
-      await page.getByRole('button', { name: 'Cancel Subscription' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Cancel Subscription' });
-      await expect(dialog.getByText(TEXT.confirmCancel)).toBeVisible();
+    await yearly.getByRole('button', { name: 'Upgrade' }).click();
+    await expect(page.getByText(TEXT.upgraded)).toBeVisible();
+    // No checkout: the card on file pays the difference.
+    await expect(page).toHaveURL(/\/subscription$/);
+    await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(monthly.getByText(TEXT.currentPlan)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+    await checkScreen(page, yearly);
+
+    await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+    const details = page.getByRole('region', { name: 'Your subscription' });
+    await expect(details).toContainText('Family Plus Yearly');
+    await expect(details).toContainText('Active');
+  });
+
+  test('cancel asks first, then every card offers Renew; Renew Free is back at once', async ({
+    patientPage: page,
+  }) => {
+    test.setTimeout(120_000);
+    await openSubscription(page);
+    await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Manage Subscription' })).toBeVisible();
+    const details = page.getByRole('region', { name: 'Your subscription' });
+    await expect(details).toContainText('Active');
+    await checkScreen(page, details);
+
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Subscription' });
+    await expect(dialog.getByText(TEXT.confirmCancel)).toBeVisible();
+    await atEachViewport(page, async () => {
       await expectNoHorizontalOverflow(page, dialog);
       await expectTapTargets(dialog.getByRole('button'));
       await expectNoAxeViolations(page);
-      await dialog.getByRole('button', { name: 'Yes, cancel it' }).click();
-      await expect(page.getByText(TEXT.canceled)).toBeVisible();
-      await expect(details).toContainText('Canceled');
-      await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
-      await checkScreen(page, details);
-
-      await page.getByRole('tab', { name: 'Plans' }).click();
-      for (const id of ['free', 'plus-monthly', 'plus-yearly']) {
-        await expect(planCard(page, id).getByRole('button', { name: 'Renew' })).toBeVisible();
-        await expect(planCard(page, id).getByText(TEXT.currentPlan)).toHaveCount(0);
-      }
-      await checkScreen(page);
-      await planCard(page, 'free').getByRole('button', { name: 'Renew' }).click();
-      await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Renew' })).toHaveCount(0);
     });
+    await dialog.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expect(page.getByText(TEXT.canceled)).toBeVisible();
+    await expect(details).toContainText('Canceled');
+    await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+    await checkScreen(page, details);
 
-    test('a corporate sign-up link names its plan, and the first sign-in has it chosen', async ({ page }) => {
-      test.setTimeout(120_000);
-      const email = uniqueEmail('corporate');
-      await page.goto('/signup/plus-yearly');
-      await expect(page.getByRole('heading', { level: 1, name: 'Sign up for Kincare' })).toBeVisible();
-      await expect(page.getByTestId('chosen-plan')).toContainText('Family Plus Yearly');
-      await checkScreen(page);
-      const form = page.getByRole('form', { name: 'Sign up' });
-      await form.getByLabel('Full name').fill('Corin Corporate');
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password').fill(PASSWORD);
-      await form.getByLabel('Zip code').fill('10001');
-      await form.getByRole('button', { name: 'Create account' }).click();
-      await expect(
-        page.getByText('Check your e-mail: we sent a message to this address with the next step.'),
-      ).toBeVisible();
-      await page.goto(verificationPath(await latestMailTo(email)));
-      await expect(page.getByRole('status')).toContainText('You can sign in now');
-
-      await submitSignIn(page, email);
-      const modal = page.getByRole('dialog', { name: 'Choose a plan' });
-      await expect(modal.getByRole('radio', { name: 'Family Plus Yearly' })).toBeChecked();
-      // Not now: the form says why the sign-in stopped; a Free choice then signs in.
-      await modal.getByRole('button', { name: 'Not now' }).click();
-      await expect(page.getByRole('form', { name: 'Sign in' }).getByRole('alert')).toHaveText(
-        'Choose a plan to start using Kincare.',
-      );
-      await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
-      await modal.getByRole('radio', { name: 'Free' }).check();
-      await modal.getByRole('button', { name: 'Continue' }).click();
-      await expect(page.getByText('Logged in successfully')).toBeVisible();
-      await acceptBetaPolicyIfAsked(page);
-      await expect(page).toHaveURL(/\/dashboard$/);
-    });
+    await page.getByRole('tab', { name: 'Plans' }).click();
+    for (const id of ['free', 'plus-monthly', 'plus-yearly']) {
+      await expect(planCard(page, id).getByRole('button', { name: 'Renew' })).toBeVisible();
+      await expect(planCard(page, id).getByText(TEXT.currentPlan)).toHaveCount(0);
+    }
+    await checkScreen(page);
+    await planCard(page, 'free').getByRole('button', { name: 'Renew' }).click();
+    await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Renew' })).toHaveCount(0);
   });
-}
+
+  test('a corporate sign-up link names its plan, and the first sign-in has it chosen', async ({ page }) => {
+    test.setTimeout(120_000);
+    const email = uniqueEmail('corporate');
+    await page.goto('/signup/plus-yearly');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign up for Kincare' })).toBeVisible();
+    await expect(page.getByTestId('chosen-plan')).toContainText('Family Plus Yearly');
+    await checkScreen(page);
+    const form = page.getByRole('form', { name: 'Sign up' });
+    await form.getByLabel('Full name').fill('Corin Corporate');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByLabel('Zip code').fill('10001');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await expect(
+      page.getByText('Check your e-mail: we sent a message to this address with the next step.'),
+    ).toBeVisible();
+    await page.goto(verificationPath(await latestMailTo(email)));
+    await expect(page.getByRole('status')).toContainText('You can sign in now');
+
+    await submitSignIn(page, email);
+    const modal = page.getByRole('dialog', { name: 'Choose a plan' });
+    await expect(modal.getByRole('radio', { name: 'Family Plus Yearly' })).toBeChecked();
+    // Not now: the form says why the sign-in stopped; a Free choice then signs in.
+    await modal.getByRole('button', { name: 'Not now' }).click();
+    await expect(page.getByRole('form', { name: 'Sign in' }).getByRole('alert')).toHaveText(
+      'Choose a plan to start using Kincare.',
+    );
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+    await modal.getByRole('radio', { name: 'Free' }).check();
+    await modal.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Logged in successfully')).toBeVisible();
+    await acceptBetaPolicyIfAsked(page);
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
 
 test.describe('at 390x844', () => {
   test.use({ viewport: VIEWPORTS[0] });
 
   test('offline: the saved plan shows, and a change says it needs a connection', async ({
-    page,
+    patientPage: page,
     context,
-    request,
   }) => {
     test.setTimeout(120_000);
-    const patient = await createVerifiedUser(request, 'Patient', 'Olga Offline');
-    await signInThroughUi(page, patient.email);
     await waitForServiceWorker(page);
     await openSubscription(page);
     await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();

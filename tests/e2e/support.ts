@@ -11,6 +11,7 @@ import {
   type Response,
 } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { profileSchema, type Profile } from '../../src/domain/auth';
 
 export const PASSWORD = 'Juniper-Lantern-58';
 
@@ -52,18 +53,12 @@ export function verificationPath(mail: string): string {
   return match[0];
 }
 
-/**
- * A verified account made through the API (the UI flow has its own test). A patient also gets the Free plan
- * the way a person would (issue 13): the login answers 403 SUBSCRIPTION_REQUIRED with a subscribe token,
- * and the plan is chosen with it; `freePlan: false` leaves them without one (the login then opens the
- * subscription modal).
- */
-export async function createVerifiedUser(
+/** Registers through the API and follows the mailed link: a verified account that has not signed in yet. */
+async function registerVerified(
   request: APIRequestContext,
   role: 'Patient' | 'Caregiver',
-  name = `${role} Tester`,
-  { freePlan = true }: { freePlan?: boolean } = {},
-) {
+  name: string,
+): Promise<string> {
   const email = uniqueEmail(role.toLowerCase());
   const registered = await request.post('/api/auth/register', {
     data: { name, email, password: PASSWORD, role, zip_code: '10001' },
@@ -74,9 +69,133 @@ export async function createVerifiedUser(
     .pop();
   const verified = await request.post('/api/auth/verify-email', { data: { token } });
   expect(verified.ok()).toBe(true);
+  return email;
+}
+
+/**
+ * A verified account made through the API (the UI flow has its own test), not signed in yet: its first
+ * sign-in through the app still asks for the beta policy. A patient also gets the Free plan the way a
+ * person would: the login answers 403 SUBSCRIPTION_REQUIRED with a subscribe token, and the plan is chosen
+ * with it; `freePlan: false` leaves them without one (the login then opens the subscription modal).
+ * Tests about signing in use this; the others take a ready account from createAccount.
+ */
+export async function createVerifiedUser(
+  request: APIRequestContext,
+  role: 'Patient' | 'Caregiver',
+  name = `${role} Tester`,
+  { freePlan = true }: { freePlan?: boolean } = {},
+) {
+  const email = await registerVerified(request, role, name);
   if (role === 'Patient' && freePlan) await subscribeThroughLogin(request, email, 'free');
   return { email, name };
 }
+
+/** A person as the tests use them: signed in once through the API, with that token and their profile. */
+export type Account = {
+  email: string;
+  name: string;
+  role: 'Patient' | 'Caregiver';
+  password: string;
+  /** A token of theirs from a sign-in through the API, as another device of theirs would hold. */
+  token: string;
+  userId: string;
+  profile: Profile;
+  /** The patient's id (the records' patient_id); '' for a caregiver. */
+  patientId: string;
+};
+
+/**
+ * A verified account made through the API, ready to use: a patient on the Free plan, the beta policy
+ * accepted (which every write needs, and which the app asks for on the first sign-in: its own tests
+ * cover that screen).
+ */
+export async function createAccount(
+  request: APIRequestContext,
+  role: 'Patient' | 'Caregiver',
+  name = `${role} Tester`,
+): Promise<Account> {
+  const email = await registerVerified(request, role, name);
+  let login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  if (login.status() === 403) {
+    const refused = (await login.json()) as { code?: string; userId: string; subscribeToken: string };
+    expect(refused.code).toBe('SUBSCRIPTION_REQUIRED');
+    const subscribed = await request.post('/api/stripe/subscribe', {
+      data: { planId: 'free', userId: refused.userId, subscribeToken: refused.subscribeToken },
+    });
+    expect(subscribed.ok(), await subscribed.text()).toBe(true);
+    login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  }
+  expect(login.ok(), await login.text()).toBe(true);
+  const { accessToken: token, userId } = (await login.json()) as { accessToken: string; userId: string };
+  const profile = await acceptBetaPolicyThroughApi(request, token);
+  return {
+    email,
+    name,
+    role,
+    password: PASSWORD,
+    token,
+    userId,
+    profile,
+    patientId: profile.patient_id ?? '',
+  };
+}
+
+/**
+ * Signs `page` in as `account` the way the app finds a person signed in when it starts (the session copy
+ * in IndexedDB, the role in localStorage, the profile in their replica), then opens `path` (their home by
+ * default). The sign-in form has tests of its own (accounts.spec.ts, keyboard.spec.ts, sessions.spec.ts):
+ * elsewhere it only cost a page load and a form. The replica is written at Dexie's first version with the
+ * profile table alone; the app opens it as a replica of an earlier version, adds the other tables and keeps
+ * the row (src/local/db.ts), and its first sync fills them as after any sign-in.
+ */
+export async function signIn(page: Page, account: Account, path = homeOf(account.role)) {
+  // A page of the app's origin that runs none of the app (the service worker leaves /api/ to the network).
+  if (new URL(page.url(), 'http://x').pathname !== '/api/health') await page.goto('/api/health');
+  await page.evaluate(
+    async ({ userId, token, role, profile }) => {
+      const existing = new Set((await indexedDB.databases()).map((db) => db.name));
+      const write = (name: string, store: string, value: unknown) =>
+        new Promise<void>((resolve, reject) => {
+          // A database the app made already has the store, at its own version: opened as it is.
+          const opening = existing.has(name) ? indexedDB.open(name) : indexedDB.open(name, 10);
+          opening.onupgradeneeded = () => opening.result.createObjectStore(store, { keyPath: 'id' });
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const db = opening.result;
+            const transaction = db.transaction(store, 'readwrite');
+            transaction.objectStore(store).put(value);
+            transaction.oncomplete = () => {
+              db.close();
+              resolve();
+            };
+            transaction.onerror = () => reject(transaction.error);
+          };
+        });
+      await write('kincare-session', 'session', { id: 'current', userId, token });
+      await write(`kincare-${userId}`, 'profile', profile);
+      localStorage.setItem('role', role);
+    },
+    {
+      userId: account.userId,
+      token: await pageToken(page, account),
+      role: account.role,
+      profile: account.profile,
+    },
+  );
+  await page.goto(path);
+}
+
+/** A token for this page of its own (a device's session, as the server lists them), signed in through the API. */
+async function pageToken(page: Page, account: Account): Promise<string> {
+  const login = await page.request.post('/api/auth/login', {
+    data: { email: account.email, password: account.password },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  return ((await login.json()) as { accessToken: string }).accessToken;
+}
+
+export const homeOf = (role: 'Patient' | 'Caregiver') =>
+  role === 'Patient' ? '/dashboard' : '/caregiver/dashboard';
 
 /** What a person without a plan does: sign in, be asked for a plan (403), and choose `planId` with the token. */
 export async function subscribeThroughLogin(request: APIRequestContext, email: string, planId: string) {
@@ -208,6 +327,31 @@ export const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ] as const;
+
+/**
+ * Runs `check` at each of VIEWPORTS, the page resized in place (the app follows a resize: its layout
+ * changes at 768 px, src/app/ui/use-wide-screen.ts), and leaves the page at its own size again. A journey
+ * that does the same at both sizes runs once, and what differs by size (the layout, what a screen shows,
+ * axe on it) is still checked at both. On a signed-in page each check waits for the shell of that size.
+ */
+export async function atEachViewport(
+  page: Page,
+  check: (viewport: (typeof VIEWPORTS)[number]) => Promise<void>,
+) {
+  const own = page.viewportSize();
+  for (const viewport of VIEWPORTS) {
+    await resizeTo(page, viewport);
+    await check(viewport);
+  }
+  if (own) await resizeTo(page, own);
+}
+
+async function resizeTo(page: Page, viewport: { width: number; height: number }) {
+  await page.setViewportSize(viewport);
+  const shell = page.locator('[data-testid="tab-bar"], [data-testid="sidebar"]');
+  if ((await shell.count()) === 0) return; // signed out: no shell
+  await expect(page.getByTestId(viewport.width < 768 ? 'tab-bar' : 'sidebar')).toBeVisible();
+}
 
 /** The page does not scroll sideways, and each of `boxes` lies inside the viewport without clipping its content. */
 export async function expectNoHorizontalOverflow(page: Page, ...boxes: Locator[]) {
@@ -353,13 +497,20 @@ export async function syncNow(page: Page) {
 /** The Authorization header of a token, for calls a test makes through the API. */
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** Accepts the beta policy through the API (the app asks on first sign-in; API-made people skip that screen). */
-export async function acceptBetaPolicyThroughApi(request: APIRequestContext, token: string) {
+/**
+ * Accepts the beta policy through the API (the app asks on first sign-in; API-made people skip that
+ * screen). Answers the profile as it is then.
+ */
+export async function acceptBetaPolicyThroughApi(
+  request: APIRequestContext,
+  token: string,
+): Promise<Profile> {
   const accepted = await request.post('/api/auth/beta-policy', {
     headers: bearer(token),
     data: { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
   });
   expect(accepted.ok()).toBe(true);
+  return profileSchema.parse(((await accepted.json()) as { data: unknown }).data);
 }
 
 /**
@@ -387,6 +538,33 @@ export function firstPullOfNextDocument(page: Page): Promise<Response> {
     });
 }
 
+/** The patient of `patientToken` invites `email` with these permissions (POST /api/request/send-request). */
+export async function invite(
+  request: APIRequestContext,
+  patientToken: string,
+  email: string,
+  permissions: string[],
+  details: { is_family?: boolean; relationship?: string } = { is_family: true, relationship: 'Daughter' },
+) {
+  const sent = await request.post('/api/request/send-request', {
+    headers: bearer(patientToken),
+    data: { caregiver_email: email, ...details, permissions },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+}
+
+/** The caregiver of `caregiverToken` accepts every invitation waiting for them (through the API). */
+export async function acceptInvitations(request: APIRequestContext, caregiverToken: string) {
+  const received = await request.get('/api/request/received', { headers: bearer(caregiverToken) });
+  for (const { request_id } of (await received.json()).data as { request_id: string }[]) {
+    const approved = await request.post('/api/request/approve', {
+      headers: bearer(caregiverToken),
+      data: { request_id },
+    });
+    expect(approved.ok(), await approved.text()).toBe(true);
+  }
+}
+
 /**
  * A new caregiver linked to the patient through the API with these permissions: invited by the patient
  * and the invitation approved, as the care-giver screens do it (their own tests cover those screens).
@@ -397,21 +575,9 @@ export async function linkCaregiverThroughApi(
   name: string,
   permissions: string[],
   relationship = 'Daughter',
-) {
-  const caregiver = await createVerifiedUser(request, 'Caregiver', name);
-  const token = await apiToken(request, caregiver.email);
-  await acceptBetaPolicyThroughApi(request, token);
-  const sent = await request.post('/api/request/send-request', {
-    headers: bearer(patientToken),
-    data: { caregiver_email: caregiver.email, is_family: true, relationship, permissions },
-  });
-  expect(sent.ok(), await sent.text()).toBe(true);
-  const received = await request.get('/api/request/received', { headers: bearer(token) });
-  const [invitation] = (await received.json()).data as { request_id: string }[];
-  const approved = await request.post('/api/request/approve', {
-    headers: bearer(token),
-    data: { request_id: invitation?.request_id },
-  });
-  expect(approved.ok(), await approved.text()).toBe(true);
-  return { ...caregiver, token };
+): Promise<Account> {
+  const caregiver = await createAccount(request, 'Caregiver', name);
+  await invite(request, patientToken, caregiver.email, permissions, { is_family: true, relationship });
+  await acceptInvitations(request, caregiver.token);
+  return caregiver;
 }

@@ -6,7 +6,7 @@ import { expectedFor } from './matrix/expectations';
 import { registeredApiRoutes } from './matrix/registered-routes';
 import { requestFor } from './matrix/requests';
 
-// The authorization matrix (caregivers issue, point 7): every API route of src/domain/api-routes.ts x
+// The authorization matrix (src/domain/README.md): every API route of src/domain/api-routes.ts x
 // nine callers (the owner patient, another patient, a caregiver with no link, a linked caregiver without
 // the route's permission, one with it, one whose link was revoked, no token, an expired token, an ended
 // session) -> the status the table implies, and no answer holding the owner's record or e-mail for a

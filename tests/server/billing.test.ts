@@ -483,7 +483,7 @@ describe('changing a plan', () => {
     const customerId = (await mySubscription(token))?.customer_id ?? '';
     const upgrade = () =>
       change('POST', `/api/stripe/subscription/${customerId}/upgrade`, token, { planId: 'plus-yearly' });
-    // Trialing is not active (SPEC section 4: Upgrade only when active).
+    // Trialing is not active (Upgrade only when active: src/server/services/billing/README.md).
     expect((await upgrade()).statusCode).toBe(409);
     await change('DELETE', `/api/stripe/subscription/${customerId}`, token);
     await change('POST', '/api/stripe/subscription/renew', token, { customerId, planId: 'plus-monthly' });

@@ -5,8 +5,8 @@ import { careLinks } from '../../src/server/db/schema';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// Permission requests (SPEC section 3): a linked caregiver asks for more, the patient accepts (the
-// permissions join the link, and the caregiver can now do it) or declines (they still cannot).
+// Permission requests (src/server/services/README.md): a linked caregiver asks for more, the patient accepts
+// (the permissions join the link, and the caregiver can now do it) or declines (they still cannot).
 
 let ctx: TestContext;
 let patient: Person;

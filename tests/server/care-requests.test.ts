@@ -9,9 +9,10 @@ import { lastMailTo, resetDatabase, startTestApp, type TestContext } from './hel
 import { as, link, makePerson, type Person } from './fixtures';
 import { givePlan } from '../fixtures/plans';
 
-// The invitations of /api/request (SPEC section 4): send, the three lists, approve, reject, delete and
-// update-permission, with every refusal: bad input 400, the wrong role 403, another person's request 404,
-// an answered request 409, no token 401. Deleting an approved request ends the caregiver's access at once.
+// The invitations of /api/request (src/server/services/README.md): send, the three lists, approve, reject,
+// delete and update-permission, with every refusal: bad input 400, the wrong role 403, another person's
+// request 404, an answered request 409, no token 401. Deleting an approved request ends the caregiver's
+// access at once.
 
 let ctx: TestContext;
 let patient: Person;

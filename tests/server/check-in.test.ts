@@ -8,7 +8,7 @@ import { dayWithinReach, daysUntil } from '../../src/server/services/check-in-da
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// The daily health check-in (issue 14 point 5) on the real app: the whole conversation through
+// The daily health check-in on the real app: the whole conversation through
 // /api/interactions, the days a check-in may be for, answers sent again (as a device replays its queue),
 // answers out of turn (409), skip and reset, the 30-day summary, and who may read and who may answer.
 

@@ -5,7 +5,7 @@ import { makePerson, type Person } from './fixtures';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { connect, connectionRow, makeStale, readData, type Data } from './fitbit-support';
 
-// Keeping a Fitbit connection alive (issue 14 point 6) against the local fake Fitbit: the days kept and
+// Keeping a Fitbit connection alive against the local fake Fitbit: the days kept and
 // Fitbit asked at most every 15 minutes, an expired access token refreshed once (Fitbit rotates the
 // refresh token: the new one is kept), a revoked refresh token ending the connection (reconnect), and
 // Fitbit down answered with the days kept. A confidential client sends its secret.

@@ -20,7 +20,7 @@ import {
   type Data,
 } from './fitbit-support';
 
-// Fitbit (issue 14 point 6) on the real app against a local fake Fitbit (tests/server/fake-fitbit.ts):
+// Fitbit on the real app against a local fake Fitbit (tests/server/fake-fitbit.ts):
 // connecting with PKCE, what is refused (another account's userId, a bad, used or expired code), the
 // tokens kept encrypted, the 30 days, who may read them, disconnecting, and a server without Fitbit.
 

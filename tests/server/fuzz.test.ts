@@ -6,7 +6,7 @@ import { startFakeOpenMeteo } from './fake-open-meteo';
 import type { FuzzSetup } from './fuzz/requests';
 import { describeFailures, healthProblems, prepareFuzz, runFuzz, Sessions, summarize } from './fuzz/runner';
 
-// The fuzz gate (issue 7, point 8): requests generated from the server's own OpenAPI document, malformed
+// The fuzz gate: requests generated from the server's own OpenAPI document, malformed
 // and hostile in every part (types, sizes, control characters, ids, dates, JSON, content types,
 // multipart, tokens), some from a real signed-in patient and caregiver. No answer may be a 5xx, none
 // may take longer than 3 s, and the server must be healthy after. FUZZ_SEED replays a run (the same

@@ -7,10 +7,10 @@ import { renderTextPdf } from '../fixtures/lab-reports/render';
 import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// POST /api/lab-reports/ocr (issue 12, point 3) on the real app with the real OCR service: a report the
-// patient uploaded is read into API.md's { data: { doctor_name, report_date, lab_results } }, the doctor
-// matched to the patient's own doctors by name; a document that holds no results is answered with SPEC
-// section 8's message in { data: { error } }; files that are not the caller's, and callers without
+// POST /api/lab-reports/ocr on the real app with the real OCR service: a report the
+// patient uploaded is read into { data: { doctor_name, report_date, lab_results } }, the doctor
+// matched to the patient's own doctors by name; a document that holds no results is answered with the
+// product's message in { data: { error } }; files that are not the caller's, and callers without
 // AddLabReport, are refused.
 
 let ctx: TestContext;
@@ -100,7 +100,7 @@ describe('POST /api/lab-reports/ocr', () => {
     expect(response.json<Extracted>().data.doctor_id).toBeNull();
   }, 60_000);
 
-  it('answers the spec’s message for a document with no results, and refuses what is not the caller’s', async () => {
+  it('answers the product’s message for a document with no results, and refuses what is not the caller’s', async () => {
     const label = await upload(patient, drawLabel('png').bytes, 'image/png');
     const notALab = await read(patient, { s3Key: label });
     expect(notALab.statusCode, notALab.body).toBe(200);

@@ -10,7 +10,7 @@ import { TINY_PNG } from '../fixtures/images';
 import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// Lab reports (issue 12) on the real app: add and update as the spec's multipart form (report_type,
+// Lab reports on the real app: add and update as the multipart form (report_type,
 // report_date, patient_id, doctor_id, report_ocr as JSON text, the report_image file) and as JSON naming
 // an uploaded file, through POST /api/sync/push too; the list and its filters; delete, which removes the
 // file; every bad input with its message; what caregivers may and may not do.
@@ -174,7 +174,7 @@ describe('lab reports', () => {
     expect(types(await list(patient, '?status=needs_review'))).toEqual(['Blood Test']);
     expect(types(await list(patient, '?status=reviewed'))).toEqual(['Lipid Panel']);
 
-    // Update from the form (the spec repeats lab_report_id in it): the reviewed row is no longer doubtful.
+    // Update from the form (which may repeat lab_report_id): the reviewed row is no longer doubtful.
     const reviewed = reportOcr([{ ...rows[1]!, value: '3.1', needs_review: false }]);
     const updated = await updateForm(patient, id, { report_type: 'Hemoglobin A1c', report_ocr: reviewed });
     expect(updated.statusCode, updated.body).toBe(200);
@@ -205,7 +205,7 @@ describe('lab reports', () => {
     expect(types(await list(patient))).toEqual(['Lipid Panel']);
   });
 
-  it('refuses bad input with the spec’s messages and stores nothing', async () => {
+  it('refuses bad input with the product’s messages and stores nothing', async () => {
     const cases: [Record<string, string>, Buffer | null, number, string][] = [
       [fields({ report_date: '' }), PDF, 400, LAB_REPORT_MESSAGES.reportDateRequired],
       [fields({ report_date: '2999-01-01' }), PDF, 400, LAB_REPORT_MESSAGES.reportDateFuture],

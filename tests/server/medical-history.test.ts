@@ -6,7 +6,7 @@ import { records } from '../../src/server/db/schema';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// The medical history (issue 14 point 2) on the real app: GET answers an empty history before anything is
+// The medical history on the real app: GET answers an empty history before anything is
 // stored, PUT creates and changes only the fields sent, two devices' edits of different fields both stay,
 // the same record started on two devices is one record, the batched replay (create and update) runs the
 // same handler; every field's rule with its message; caregivers read with ReadMedicalHistory and never write.

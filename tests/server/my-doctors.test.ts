@@ -158,7 +158,8 @@ describe('my doctors', () => {
     expect((await remove(reader, entryId)).statusCode).toBe(403); // may see it, may not remove it
     expect((await remove(helper, entryId)).statusCode).toBe(200);
     expect(await names(patient)).toEqual([]);
-    // By the doctor's directory id, as SPEC's DELETE /doctors/{id} names the doctor; a caregiver names the patient.
+    // By the doctor's directory id, as DELETE /api/doctors/:id may name the doctor; a caregiver names the
+    // patient.
     await add(patient, { patient_id: patient.patientId, doctor_id: dermatologist });
     const byReader = await as(ctx, reader, {
       method: 'DELETE',

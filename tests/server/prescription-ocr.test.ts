@@ -8,7 +8,7 @@ import { TINY_PNG } from '../fixtures/images';
 import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// "Add from a photo" (issue 11, point 2) on the real app with real OCR: a label photo is uploaded, POST
+// "Add from a photo" on the real app with real OCR: a label photo is uploaded, POST
 // /api/prescriptions/ocr reads it, and the fields come back for review, with the directions as dose times
 // and the prescriber and pharmacy matched to the patient's own lists. Bad input and forbidden callers too.
 

@@ -6,7 +6,7 @@ import { directoryDoctors } from '../../src/server/db/schema';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// Prescriptions and the medicine schedule (issue 11) on the real app: add, update, status, delete, the
+// Prescriptions and the medicine schedule on the real app: add, update, status, delete, the
 // 'future' and filtered lists, the day's schedule and marking a dose, by REST and through POST
 // /api/sync/push; bad input with its messages; what caregivers may and may not do.
 

@@ -8,7 +8,7 @@ import { careLinks } from '../../src/server/db/schema';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
-// What an answer about a record gives away (issue 7, point 6), by REST and by POST /api/sync/push:
+// What an answer about a record gives away, by REST and by POST /api/sync/push:
 // a caregiver who may change a record but not read it gets no fields of it back; a replayed answer is
 // given only to a caller who still has the access the call needed; and an id of another patient's record
 // is answered exactly like any other taken or unknown id.

@@ -53,7 +53,7 @@ export type NetworkStats = {
   replacedWith500: number;
   /** Answers of 401 from the server (expired tokens). */
   unauthorized: number;
-  /** 5xx answers the server itself gave: a 500 is a bug (API.md); a 503 may be a busy idempotency key. */
+  /** 5xx answers the server itself gave: a 500 is a bug; a 503 may be a busy idempotency key. */
   real5xx: string[];
   pulls: number;
   /** Pull answers that told the device to start over (tombstones purged, access changed). */

@@ -485,7 +485,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const errors = device.network.stats.real5xx.filter((line) => line.startsWith('500'));
       if (errors.length > 0)
         problems.push(
-          `${device.name}: the server answered 500 (a bug, API.md): ${errors.slice(0, 3).join('; ')}`,
+          `${device.name}: the server answered 500 (always a bug): ${errors.slice(0, 3).join('; ')}`,
         );
     }
     for (const crash of server.crashes) problems.push(`the server process ${crash}`);

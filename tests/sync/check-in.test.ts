@@ -6,7 +6,7 @@ import { answerCheckIn, checkInOf, resetCheckIn, skipCheckIn } from '../../src/l
 import { records } from '../../src/server/db/schema';
 import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
 
-// The daily check-in answered with no signal (issue 14 point 5): the device moves through the questions
+// The daily check-in answered with no signal: the device moves through the questions
 // on its own, queues each step, and replays them in order when it is back; the server applies the same
 // rules, so the device and the server end with the same day. Another device's different answer wins
 // when it arrived first: this device's step is refused with the reason and rolled back.
