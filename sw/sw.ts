@@ -38,9 +38,10 @@ self.addEventListener('periodicsync', (event) => {
   if (tagged.tag === PERIODIC_SYNC_TAG) tagged.waitUntil(syncHere());
 });
 
-// Medicine reminders (issue 11): the server pushes a dose that is due (or, to a caregiver, one that was not
-// marked); the notification's Taken writes the mark into this device's outbox and syncs (with no signal it
-// waits there, and Background Sync sends it later); Snooze asks the server to remind again in 10 minutes.
+// Medicine reminders (README.md beside this file): the server pushes a dose that is due (or, to a
+// caregiver, one that was not marked); the notification's Taken writes the mark into this device's outbox
+// and syncs (with no signal it waits there, and Background Sync sends it later); Snooze asks the server to
+// remind again in 10 minutes.
 self.addEventListener('push', (event: PushEvent) => {
   let data: unknown = null;
   try {

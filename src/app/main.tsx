@@ -38,8 +38,9 @@ declare module '@tanstack/react-router' {
   }
 }
 
-// SPEC section 8, in one place: a 401 on a signed-in call ends the session (local/session.ts has already
-// cleared it and forgotten the person's data by now); other failures are toasted.
+// What a failed call does (src/local/README.md), in one place: a 401 on a signed-in call ends the session
+// (local/session.ts has already cleared it and forgotten the person's data by now); other failures are
+// toasted.
 setHttpEvents({
   onUnauthorized: (ended) => {
     saySessionEnded(ended);

@@ -177,7 +177,7 @@ export const labReportRoutes: readonly ApiRoute[] = [
     shows: 'record',
   },
   {
-    // The spec's multipart form: the fields and the report's file in one call.
+    // The multipart form: the fields and the report's file in one call.
     method: 'POST',
     path: '/api/lab-reports',
     access: { permission: 'AddLabReport' },

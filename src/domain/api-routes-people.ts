@@ -2,7 +2,7 @@ import { fill, type ApiRoute } from './api-route-types';
 
 // The route table's lines for accounts and caregivers (see api-routes.ts, which assembles the table).
 
-// ---- Auth (SPEC section 7: /auth) ----
+// ---- Auth (/auth) ----
 
 export const authRoutes: readonly ApiRoute[] = [
   // The public calls get a body their schema refuses: the same 400 for every caller shows that a
@@ -122,7 +122,7 @@ export const authRoutes: readonly ApiRoute[] = [
   },
 ];
 
-// ---- Caregivers (SPEC section 7: /request, and the public invitation calls under /auth) ----
+// ---- Caregivers (/request, and the public invitation calls under /auth) ----
 
 export const careRoutes: readonly ApiRoute[] = [
   {

@@ -68,7 +68,7 @@ export const directoryRoutes: readonly ApiRoute[] = [
     allowed: 200,
     refused: 403,
   },
-  // A patient's pharmacies are changed by the patient only: the spec gives caregivers no such permission.
+  // A patient's pharmacies are changed by the patient only: the catalogue gives caregivers no such permission.
   {
     method: 'POST',
     path: '/api/pharmacies/add',

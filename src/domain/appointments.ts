@@ -5,7 +5,7 @@ import { safeText } from './text';
 import { fileKeySchema } from './uploads';
 import { appointmentsResource } from './resources/appointments';
 
-// Appointments (SPEC section 3 payload: patient_id, doctor_id, appointment_date, appointment_title,
+// Appointments (the payload: patient_id, doctor_id, appointment_date, appointment_title,
 // caregiver_id) plus what people expect: location, notes and a status.
 
 export const APPOINTMENT_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;

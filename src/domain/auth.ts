@@ -11,7 +11,7 @@ import { US_ZIP_PATTERN } from './zip';
 // rules (and their lazily loaded password checker, a dynamic import no service worker may run).
 export { PROFILE_PHOTO_MAX_BYTES, PROFILE_PHOTO_TYPES } from './uploads';
 
-// The /auth contract of SPEC section 7: request bodies, queries and responses, shared by the server's
+// The /auth contract: request bodies, queries and responses, shared by the server's
 // route schemas and the client's forms so both say the same thing in the same words.
 
 export const AUTH_MESSAGES = {
@@ -254,7 +254,7 @@ export const updateProfileFieldsSchema = z.object({
 });
 export type UpdateProfileFields = z.input<typeof updateProfileFieldsSchema>;
 
-/** The user profile of SPEC section 3 plus the fields update-profile manages. */
+/** The user profile plus the fields update-profile manages. */
 export const profileSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -344,7 +344,10 @@ export const validatedAddressResponseSchema = z.object({
   }),
 });
 
-/** The beta-user disclaimer (SPEC section 1): four acknowledgements, all required, stored per user. */
+/**
+ * The beta-user disclaimer (README.md beside this file): four acknowledgements, all required, stored per
+ * user.
+ */
 export const BETA_POLICY_EFFECTIVE_DATE = '2025-06-30';
 export const BETA_POLICY_ACKNOWLEDGEMENTS = [
   { key: 'notHipaa', label: 'I understand that Kincare is not HIPAA compliant during the beta.' },

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-// Plans and subscriptions (SPEC sections 2, 3, 4, 7 and 8; API.md). A patient has at most one
+// Plans and subscriptions (src/server/services/billing/README.md). A patient has at most one
 // subscription, to one plan; the payment provider (Stripe, or the built-in test-mode checkout) owns the
 // card and the billing periods, and tells the server what happened by signed webhooks. What a plan
 // allows (its limits) is data on the plan, decided in one place and enforced by the server.
 
 export const BILLING_MESSAGES = {
-  // SPEC sections 2 and 8, word for word.
+  // The product's texts, word for word.
   upgraded: 'Subscription upgraded successfully',
   canceled: 'Subscription canceled successfully',
   cancelFailed: 'Failed to cancel subscription',
@@ -19,7 +19,7 @@ export const BILLING_MESSAGES = {
   currentPlan: 'Current Plan',
   trialDays: (days: number) => `${days}-day free trial`,
   trialingUntil: (date: string) => `Trialing until ${date}`,
-  // Not shown in the spec: ours.
+  // Ours, beyond the texts above.
   subscriptionRequired: 'Choose a plan to start using Kincare.',
   subscribeLinkExpired: 'This plan choice has expired. Sign in again to choose a plan.',
   alreadySubscribed: 'You already have a subscription. Upgrade or renew it on the Subscription page.',
@@ -171,7 +171,7 @@ export function subscriptionAllowsUse(
   return false;
 }
 
-/** Which of the spec's plan card elements a card shows (SPEC section 4, plan card rules). */
+/** Which plan card elements a card shows (src/server/services/billing/README.md). */
 export type PlanCardState = {
   isCurrent: boolean;
   showUpgrade: boolean;

@@ -3,12 +3,12 @@ import { isPermission, type Permission } from './permissions';
 import { safeText } from './text';
 import { RESOURCES } from './resources/list';
 
-// The /request contract of SPEC section 7 (caregiver requests and permission requests) and the patient's
+// The /request contract (caregiver requests and permission requests) and the patient's
 // activity log, shared by the server's route schemas and the client so both say the same thing.
 //
 // A care request is how a patient invites a caregiver: 'sent' on the patient's side, 'received' on the
 // caregiver's, then 'approved' (the caregiver accepted: a care link with the granted permissions exists),
-// 'rejected' (the caregiver declined) or deleted by either side (SPEC section 4). A permission request is a
+// 'rejected' (the caregiver declined) or deleted by either side. A permission request is a
 // linked caregiver asking for more: 'pending', then 'approved' (merged into the link) or 'rejected'.
 
 export const CARE_MESSAGES = {
@@ -86,7 +86,7 @@ const relationship = safeText(
   .optional()
   .transform((value) => (value ? value : null));
 
-/** POST /request/send-request: the caregiver invite payload of SPEC section 3. */
+/** POST /request/send-request: the caregiver invite payload. */
 export const inviteBodySchema = z.object({
   caregiver_email: email,
   is_family: z.boolean({ error: 'is_family must be true or false.' }).default(false),
@@ -183,7 +183,7 @@ export const approvedListSchema = z.object({
   data: z.array(approvedRequestSchema),
 });
 
-/** GET /request/associate-patients (SPEC section 3: Associated patient). */
+/** GET /request/associate-patients (an associated patient). */
 export const associatedPatientSchema = z.object({
   user_id: z.string(),
   patient_id: z.string(),
@@ -198,7 +198,7 @@ export const associatePatientsResponseSchema = z.object({
   assigned_patients: z.array(associatedPatientSchema),
 });
 
-/** POST /request/permission-requests (SPEC section 3: Permission request, caregiver side). */
+/** POST /request/permission-requests (a permission request, caregiver side). */
 export const permissionRequestBodySchema = z.object({
   /** Must be the caller's own caregiver id when given (the server takes it from the token). */
   caregiver_id: z.uuid({ error: 'caregiver_id is not valid.' }).nullable().optional(),
@@ -215,7 +215,7 @@ export const PERMISSION_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] a
 export type PermissionRequestStatus = (typeof PERMISSION_REQUEST_STATUSES)[number];
 
 /**
- * One row of GET /request/permission-requests (SPEC section 3: Listed permission request entry). For a
+ * One row of GET /request/permission-requests (a listed permission request entry). For a
  * patient, name is the caregiver's; for a caregiver, the patient's.
  */
 export const permissionRequestEntrySchema = z.object({
@@ -233,7 +233,7 @@ export const permissionRequestListSchema = z.object({
   data: z.array(permissionRequestEntrySchema),
 });
 
-/** SPEC section 3: status compared case-insensitively ('Approved', 'approved', 'APPROVED'). */
+/** The status compared case-insensitively ('Approved', 'approved', 'APPROVED'). */
 export function permissionRequestStatusOf(status: string): PermissionRequestStatus | 'unknown' {
   const lower = status.trim().toLowerCase();
   if (lower === 'accepted') return 'approved';

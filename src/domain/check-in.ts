@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from './clock';
 
-// The daily health check-in (SPEC sections 1, 3, 4 and 7; issue 14 point 5): a short conversation of
+// The daily health check-in (README.md beside this file): a short conversation of
 // fixed questions (mood, sleep, pain, symptoms, medicines, and the PHQ-2 depression screen), some asked
 // only after certain answers. A check-in belongs to one patient and one calendar day: the device's local
 // date, which the server accepts when it is near its own (see dayWithinReach). Answers are kept in the

@@ -1,14 +1,14 @@
 // Date and time rules that need no date library, so the first screens (sign-in, the header) load
 // without Luxon; formatting and date arithmetic live in dates.ts.
 
-/** SPEC section 9: Morning before 12, Afternoon before 18, otherwise Evening. */
+/** Morning before 12, Afternoon before 18, otherwise Evening (README.md beside this file). */
 export function greetingFor(hour: number): 'Good Morning' | 'Good Afternoon' | 'Good Evening' {
   if (hour < 12) return 'Good Morning';
   if (hour < 18) return 'Good Afternoon';
   return 'Good Evening';
 }
 
-/** SPEC section 9: night is before 06:00 or after 18:00. */
+/** Night is before 06:00 or after 18:00. */
 export function isNight(hour: number, minute = 0): boolean {
   return hour < 6 || hour > 18 || (hour === 18 && minute > 0);
 }
@@ -36,11 +36,11 @@ function localDateOf(iso: string): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
-// The SPEC's display formats are written in English tokens ('ddd' is Mon to Sun, 'MMM' Jan to Dec), so
+// The display formats are written in English tokens ('ddd' is Mon to Sun, 'MMM' Jan to Dec), so
 // they are spelled out here from the device's clock rather than through Intl. The first Intl formatter a
 // page makes loads the locale's data: 17 to 25 ms of main thread here, four times that on the phone
 // tests/bench/lighthouse.ts simulates, in the middle of Home's first screen. A device set to another
-// language also gets the SPEC's English now, as every other text of the app is.
+// language also gets the formats' English now, as every other text of the app is.
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const twoDigits = (value: number) => String(value).padStart(2, '0');
@@ -57,9 +57,9 @@ function partsOf(date: Date) {
   };
 }
 
-// The display formats of SPEC section 9 ('ddd, MMM DD, YYYY, HH:mm' and 'ddd, MMM DD, YYYY'): the first
-// screens (Home, the header) show dates without loading Luxon. tests/unit/domain/clock.test.ts holds them
-// to Luxon's output for the same formats.
+// The display formats (README.md beside this file: 'ddd, MMM DD, YYYY, HH:mm' and 'ddd, MMM DD, YYYY'): the
+// first screens (Home, the header) show dates without loading Luxon. tests/unit/domain/clock.test.ts holds
+// them to Luxon's output for the same formats.
 
 /** 'Thu, Apr 01, 2027, 09:00' ('' when not a date). */
 export function formatDateTime(iso: string): string {

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-// Display formats of SPEC section 9, written as Luxon tokens:
+// Display formats (README.md beside this file), written as Luxon tokens:
 // 'ddd, MMM DD, YYYY, HH:mm' -> 'ccc, LLL dd, yyyy, HH:mm'; 'ddd, MMM DD, YYYY' -> 'ccc, LLL dd, yyyy'.
 export const DATE_TIME_DISPLAY = 'ccc, LLL dd, yyyy, HH:mm';
 export const DATE_DISPLAY = 'ccc, LLL dd, yyyy';

@@ -1,4 +1,4 @@
-// Issue 11: a prescription's directions ("sig": 'Take 1 tablet by mouth twice daily') read into the times of
+// A prescription's directions ("sig": 'Take 1 tablet by mouth twice daily') read into the times of
 // the day a dose is due, so the prescription form can suggest a schedule for the person to confirm. The reading
 // is a suggestion, never a decision: whatever it cannot read with confidence it says so (understood: false) and
 // the form asks the person to choose the times.

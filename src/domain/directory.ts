@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { safeText } from './text';
 
-// The provider directory: doctors and pharmacies from the public NPPES NPI Registry (SPEC section 7,
-// "Doctors" and "Pharmacies and prescriptions"; ../API.md paths under /api). The server imports them
+// The provider directory: doctors and pharmacies from the public NPPES NPI Registry
+// (src/server/directory/README.md; paths under /api). The server imports them
 // (src/server/directory); patients search them and add doctors and pharmacies to their own lists.
 
-/** SPEC section 9: the doctor search shows 5 a page. */
+/** The doctor search shows 5 a page. */
 export const DOCTOR_PAGE_SIZE = 5;
 /** The most a page may ask for: the search is for people, not for copying the directory. */
 export const DIRECTORY_PAGE_MAX = 50;
@@ -100,7 +100,7 @@ export const doctorSearchQuerySchema = z.object({
 export type DoctorSearchQuery = z.input<typeof doctorSearchQuerySchema>;
 
 /**
- * GET /api/pharmacies?zip=: by location (SPEC: "held by a zip search") or by name (SearchPharmacy: "search
+ * GET /api/pharmacies?zip=: by location (a zip search) or by name (SearchPharmacy: "search
  * by name or location"), or both; one of them is needed.
  */
 export const pharmacySearchQuerySchema = z
@@ -150,7 +150,7 @@ export const directoryPharmacySchema = z.object({
 });
 export type DirectoryPharmacy = z.infer<typeof directoryPharmacySchema>;
 
-/** SPEC section 3, "Doctor list response": data, page, limit, totalCount, totalPages, remaining. */
+/** The doctor list response: data, page, limit, totalCount, totalPages, remaining. */
 export const pageOf = <Item extends z.ZodType>(item: Item) =>
   z.object({
     data: z.array(item),

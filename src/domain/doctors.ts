@@ -3,9 +3,9 @@ import { directoryDoctorSchema } from './directory';
 import { editMetaSchema } from './record-meta';
 import { doctorsResource } from './resources/doctors';
 
-// "My doctors" (SPEC section 7, Doctors): the doctors a patient keeps in their list, each a synced record
-// (resource `doctors`) that holds the directory's `doctor_id` and a copy of the doctor's profile as the
-// directory had it when added, so the list and the profiles read offline. The server fills the copy from
+// "My doctors" (src/server/directory/README.md): the doctors a patient keeps in their list, each a synced
+// record (resource `doctors`) that holds the directory's `doctor_id` and a copy of the doctor's profile as
+// the directory had it when added, so the list and the profiles read offline. The server fills the copy from
 // the directory: a device sends only which doctor.
 
 export const MY_DOCTOR_MESSAGES = {
@@ -59,7 +59,7 @@ export type MyDoctor = z.infer<typeof myDoctorSchema>;
 export const myDoctorListQuerySchema = z.object({
   /** The patient whose list (their patient_id); a patient's own list without it. */
   patient: uuid(MY_DOCTOR_MESSAGES.patientInvalid).optional(),
-  /** SPEC's name for the same: the patient's user id (a caregiver's selected patient). */
+  /** Another name for the same: the patient's user id (a caregiver's selected patient). */
   userId: uuid('userId must be a UUID.').optional(),
 });
 

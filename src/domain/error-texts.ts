@@ -1,11 +1,11 @@
-// The error texts of SPEC section 8 and how they are read from an error body, without Zod: the app's entry
-// (which shows 'Unauthorized ') and the HTTP client need them before any schema is loaded.
+// The error texts (src/local/README.md) and how they are read from an error body, without Zod: the app's
+// entry (which shows 'Unauthorized ') and the HTTP client need them before any schema is loaded.
 
 export const DEFAULT_FAILURE_TEXT = 'Something went wrong';
 export const UNAUTHORIZED_TOAST = 'Unauthorized ';
 
 /**
- * The texts to show for an error body (SPEC section 8): its message (or error); for a list, each entry's
+ * The texts to show for an error body: its message (or error); for a list, each entry's
  * msg; the nested data.error too. Falls back to 'Something went wrong'.
  */
 export function messagesFromErrorBody(body: unknown): string[] {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The error body every API error has (API.md): a message, and per-field errors when there are several. */
+/**
+ * The error body every API error has (src/server/routes/README.md): a message, and per-field errors when
+ * there are several.
+ */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string().optional(),

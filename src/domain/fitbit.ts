@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Fitbit (SPEC sections 2, 5 and 7; issue 14 point 6): the contract between the server's /api/fitbit
+// Fitbit (src/server/services/fitbit/README.md): the contract between the server's /api/fitbit
 // routes and the app. The server keeps each patient's Fitbit tokens (encrypted) and answers the last 30
 // days of steps, resting heart rate and sleep; the app keeps the last answer on the device for offline.
 

@@ -7,7 +7,7 @@ import { rowFromColumns, rowsByShape, type RawRow, type TaggedCell } from './lab
 import type { LabExtraction } from './lab-results';
 import type { OcrPageLayout } from './ocr-layout';
 
-// Issue 12: a lab report's result table, its ordering doctor and its date, read from the words OCR found on
+// A lab report's result table, its ordering doctor and its date, read from the words OCR found on
 // each page and where they stand (ocr-layout.ts). Pure: the server's OCR service gives the layout, the
 // person reviews what this answers.
 //

@@ -6,14 +6,14 @@ import { safeText } from './text';
 import { fileKeySchema } from './uploads';
 import { labReportsResource } from './resources/lab-reports';
 
-// Lab reports (SPEC sections 2, 3, 4, 5, 8; API.md): a photo or PDF of a report, its type and date, the
+// Lab reports (src/server/services/README.md): a photo or PDF of a report, its type and date, the
 // doctor who ordered it, and the results extracted from it and reviewed by the person. A synced record
 // (resource `lab_reports`): lab_report_id is its id, report_image its file (kept as attachment_key, as every
-// record's file is), creation_date when it was added. report_ocr travels as JSON text, as the spec says;
+// record's file is), creation_date when it was added. report_ocr travels as JSON text, as the API takes it;
 // the server and the device keep its rows as structured `results` too, which the Trends view charts.
 
 export const LAB_REPORT_MESSAGES = {
-  // SPEC section 5 and 8, word for word.
+  // The product's texts, word for word.
   reportDateRequired: 'Report Date is required',
   reportDateFuture: 'Report Date cannot be in the future.',
   fileRequired: 'Report file is required',
@@ -33,7 +33,7 @@ export const LAB_REPORT_MESSAGES = {
   uploading: 'Uploading your lab report ... Hang tight!',
   analyzing: 'Analyzing your lab report to extract data...',
   review: '✅ Please review the extracted data before saving.',
-  // Not shown in the spec: ours.
+  // Ours, beyond the texts above.
   reportTypeRequired: 'Report Type is required',
   reportTypeTooLong: 'Report Type must be at most 100 characters.',
   dateInvalid: 'Enter a valid date (YYYY-MM-DD).',
@@ -55,7 +55,7 @@ export const LAB_REPORT_MESSAGES = {
     'You are offline. The report is kept on this device and will be read when you are back online.',
 } as const;
 
-/** Tips shown with the review message (SPEC: 'together with a health tip'); one is picked per upload. */
+/** Tips shown with the review message ('together with a health tip'); one is picked per upload. */
 export const HEALTH_TIPS = [
   'Tip: results just outside the range are common; your doctor reads them with your history.',
   'Tip: fasting for 8 to 12 hours before a lipid panel makes its results easier to compare.',
@@ -72,7 +72,7 @@ export const REPORT_OCR_MAX_CHARACTERS = 200_000;
 
 const uuid = (message: string) => z.uuid({ error: message });
 
-/** The date pickers show yyyy/MM/dd (SPEC); the API takes that or YYYY-MM-DD and answers YYYY-MM-DD. */
+/** The date pickers show yyyy/MM/dd; the API takes that or YYYY-MM-DD and answers YYYY-MM-DD. */
 export function normaliseReportDate(value: string): string | null {
   const match = /^(\d{4})[-/](\d{2})[-/](\d{2})$/.exec(value.trim());
   if (!match) return null;
@@ -198,7 +198,9 @@ export const labReportSchema = z.object({
 });
 export type LabReport = Omit<z.infer<typeof labReportSchema>, 'results'> & { results: LabResult[] };
 
-/** A lab report as the API answers it: with SPEC's names for the id, the file and when it was added. */
+/**
+ * A lab report as the API answers it: with the product's names for the id, the file and when it was added.
+ */
 export const labReportAnswerSchema = labReportSchema.extend({
   lab_report_id: z.string(),
   report_image: z.string().nullable(),
@@ -228,7 +230,7 @@ const filterDate = (name: string) =>
     })
     .optional();
 
-/** GET /api/lab-reports?patient&status&doctor&startDate&endDate (SPEC: 'all' means no filter). */
+/** GET /api/lab-reports?patient&status&doctor&startDate&endDate ('all' means no filter). */
 export const labReportListQuerySchema = z
   .object({
     patient: uuid(LAB_REPORT_MESSAGES.patientInvalid).optional(),
@@ -290,7 +292,7 @@ export const labReportDeleteResponseSchema = z.object({
   data: z.object({ id: z.string(), version: z.number(), deleted: z.literal(true) }),
 });
 
-/** POST /api/lab-reports/ocr { s3Key, patient? } (API.md). */
+/** POST /api/lab-reports/ocr { s3Key, patient? }. */
 export const labReportOcrBodySchema = z.object({
   s3Key: fileKeySchema,
   patient: uuid(LAB_REPORT_MESSAGES.patientInvalid).optional(),
@@ -307,7 +309,10 @@ const extractedRowSchema = z.looseObject({
   review_reasons: z.array(z.string()).optional(),
 });
 
-/** API.md: `{ data: { doctor_name, report_date, lab_results } }` or `{ data: { error } }`. */
+/**
+ * `{ data: { doctor_name, report_date, lab_results } }` or `{ data: { error } }`
+ * (src/server/routes/README.md).
+ */
 export const labReportOcrResponseSchema = z.object({
   data: z.union([
     z.object({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { safeText } from './text';
 
-// One result row of a lab report (API.md: `lab_results` is a list of { name, value, unit, flag,
-// reference_range }, each row may carry needs_review and a LOINC code), and what extraction answers
-// (SPEC section 3, "Extraction response": doctor_name, report_date, lab_results, or an error).
-// Extraction (lab-extraction.ts) makes these from a document; the person reviews and edits them; a saved
-// report keeps them as structured rows, which the Trends view charts across reports.
+// One result row of a lab report (src/server/routes/README.md: `lab_results` is a list of { name, value,
+// unit, flag, reference_range }, each row may carry needs_review and a LOINC code), and what extraction
+// answers (the extraction response: doctor_name, report_date, lab_results, or an error). Extraction
+// (lab-extraction.ts) makes these from a document; the person reviews and edits them; a saved report keeps
+// them as structured rows, which the Trends view charts across reports.
 
 export const LAB_FLAGS = ['H', 'L', ''] as const;
 export type LabFlag = (typeof LAB_FLAGS)[number];

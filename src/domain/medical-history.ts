@@ -13,7 +13,7 @@ import {
   type MedicalHistoryFields,
 } from './medical-history-fields';
 
-// The patient's medical history (issue 14 point 2; the spec shows no fields, so these are designed):
+// The patient's medical history (README.md beside this file; these fields are designed):
 // conditions, allergies, surgeries, family history, immunizations and lifestyle. One synced record per
 // patient (resource `medical_history`) whose id is made from the patient (medicalHistoryId), so every
 // device knows it before anything is stored and two devices creating it offline write the same record.

@@ -1,4 +1,4 @@
-// The option lists of SPEC section 3, value then label.
+// The option lists (README.md beside this file), value then label.
 export const RACES = [
   'Caucasian',
   'Black/African-American',

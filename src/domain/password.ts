@@ -170,9 +170,9 @@ export function ownPasswordRefinement<Field extends string, Body extends Record<
 }
 
 /**
- * The password rules, with a clear message for each (used by register, reset and change): the spec's
+ * The password rules, with a clear message for each (used by register, reset and change): the
  * length and letter-and-number rule, then, when those hold, zxcvbn's guessability score, so `password1`
- * and `Password1!` are refused although they pass the spec's rule, and so is `Kincare2026!`.
+ * and `Password1!` are refused although they pass that rule, and so is `Kincare2026!`.
  */
 export const passwordSchema = z
   .string({ error: PASSWORD_MESSAGES.required })

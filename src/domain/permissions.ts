@@ -15,7 +15,7 @@ export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
 }
 
-/** The caregiver screens of the spec that need a Read permission, in its sidebar order. */
+/** The first caregiver screens that need a Read permission, in the sidebar's order. */
 const SPEC_CAREGIVER_ROUTES = [
   { path: '/caregiver/doctors', label: 'Doctors', permission: 'ReadDoctor' },
   { path: '/caregiver/pharmacies', label: 'Pharmacies', permission: 'ReadPharmacy' },
@@ -26,7 +26,7 @@ const SPEC_CAREGIVER_ROUTES = [
 ] as const satisfies readonly { path: string; label: string; permission: Permission }[];
 
 /**
- * Caregiver routes that need a Read permission, in sidebar order: the spec's, then those of resources
+ * Caregiver routes that need a Read permission, in sidebar order: the first ones, then those of resources
  * added since, from their declarations (`screen`).
  */
 export const CAREGIVER_PERMISSION_ROUTES: readonly { path: string; label: string; permission: Permission }[] =

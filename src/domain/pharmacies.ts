@@ -3,10 +3,10 @@ import { directoryPharmacySchema } from './directory';
 import { editMetaSchema } from './record-meta';
 import { pharmaciesResource } from './resources/pharmacies';
 
-// "My pharmacies" (../API.md: GET /api/pharmacies/list, POST /api/pharmacies/add, DELETE /api/pharmacies/:id):
+// "My pharmacies" (GET /api/pharmacies/list, POST /api/pharmacies/add, DELETE /api/pharmacies/:id):
 // the pharmacies a patient uses, each a synced record (resource `pharmacies`) that holds the directory's
 // `pharmacy_id`, a copy of the pharmacy as the directory had it, and whether it is the preferred one (at
-// most one is). The spec gives caregivers ReadPharmacy (see the list) and SearchPharmacy (search the
+// most one is). The catalogue gives caregivers ReadPharmacy (see the list) and SearchPharmacy (search the
 // directory) and nothing to change a patient's pharmacies: adding, removing and choosing the preferred
 // pharmacy are the patient's.
 

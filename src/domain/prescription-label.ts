@@ -1,4 +1,4 @@
-// Issue 11: the text OCR gives for a pharmacy label or a paper prescription, read into the fields of the
+// The text OCR gives for a pharmacy label or a paper prescription, read into the fields of the
 // prescription form so the person only has to check them. OCR text is noisy (wrong case, lines broken in two,
 // O for 0 and l for 1 in numbers, stray punctuation), so each field is read by a rule that tolerates it, and a
 // field that is not found stays null for the person to fill in. Nothing here throws.

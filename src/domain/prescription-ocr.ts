@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { PRESCRIPTION_FORMS, PRESCRIPTION_MESSAGES } from './prescriptions';
 import { fileKeySchema } from './uploads';
 
-// "Add from a photo" (issue 11): the call that reads a label photo, what it answers to prefill the
-// prescription form for review, and its messages.
+// "Add from a photo" (README.md beside this file): the call that reads a label photo, what it answers to
+// prefill the prescription form for review, and its messages.
 
 const uuid = (message: string) => z.uuid({ error: message });
 
-/** POST /api/prescriptions/ocr { s3Key } (API.md): a label photo uploaded with type=prescription. */
+/** POST /api/prescriptions/ocr { s3Key }: a label photo uploaded with type=prescription. */
 export const prescriptionOcrBodySchema = z.object({
   s3Key: fileKeySchema,
   /** The patient whose doctors and pharmacies the prescriber and pharmacy are matched to. */

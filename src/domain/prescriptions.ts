@@ -5,8 +5,8 @@ import { safeText } from './text';
 import { fileKeySchema } from './uploads';
 import { prescriptionsResource } from './resources/prescriptions';
 
-// Prescriptions (SPEC shows only id, status and prescription_id; the rest is what a patient and a pharmacy
-// label expect): the medicine, its strength and form, the directions (sig) and the dose times they become,
+// Prescriptions (README.md beside this file; what a patient and a pharmacy label expect): the medicine,
+// its strength and form, the directions (sig) and the dose times they become,
 // who prescribed it and where it is filled, quantity and refills, the dates it runs, a photo of the label,
 // and how reminders work for it. A synced record (resource `prescriptions`); prescription_id is its id.
 //
@@ -225,7 +225,7 @@ export const prescriptionSchema = prescriptionFieldsSchema.extend({
   attachment_key: z.string().nullable(),
   times: z.array(z.string()),
   id: z.string(),
-  /** SPEC's name for the id. */
+  /** The product's other name for the id. */
   prescription_id: z.string(),
   patient_id: z.string(),
   /** Who added it: the caregiver's id when a caregiver did, else null. */

@@ -1,8 +1,8 @@
-// Voice date input (SPEC section 5): what an en-US speech engine writes down for a spoken date, turned
-// into the YYYY-MM-DD the forms store. Pure: the caller passes `today` (the device's local calendar day),
-// and every computation is plain year/month/day arithmetic. Date.UTC is used only as a calendar
-// calculator (days in a month, adding days, the weekday), never to parse text, so no time zone or host
-// locale can shift the answer by a day.
+// Voice date input (README.md beside this file): what an en-US speech engine writes down for a spoken date,
+// turned into the YYYY-MM-DD the forms store. Pure: the caller passes `today` (the device's local calendar
+// day), and every computation is plain year/month/day arithmetic. Date.UTC is used only as a calendar
+// calculator (days in a month, adding days, the weekday), never to parse text, so no time zone or host locale
+// can shift the answer by a day.
 //
 // Decisions a reader could make differently:
 // - 'next Monday' is the first Monday after today (a week ahead when today is Monday); 'last Friday' is
@@ -302,7 +302,7 @@ function isoOf({ year, month, day }: CalendarDay): string {
   return `${year}-${pad(month)}-${pad(day)}`;
 }
 
-/** What a speech engine heard, as YYYY-MM-DD, or SPEC's error text when it is not a real date. */
+/** What a speech engine heard, as YYYY-MM-DD, or the product's error text when it is not a real date. */
 export function parseSpokenDate(spoken: string, today: Date): SpokenDateResult {
   const todayDay: CalendarDay = {
     year: today.getFullYear(),

@@ -1,10 +1,10 @@
 /**
- * Voice input for email fields (SPEC section 5): ' dot ' becomes '.', ' at ' or ' attherate ' become '@',
- * and spaces are removed. Beyond the spec, what en-US speech engines really write down:
+ * Voice input for email fields (README.md beside this file): ' dot ' becomes '.', ' at ' or ' attherate '
+ * become '@', and spaces are removed. Beyond that, what en-US speech engines really write down:
  * - '@' said as 'at the rate', 'at rate', 'at sign', 'at symbol' (and 'at-the-rate');
  * - 'underscore' -> '_', 'dash' / 'hyphen' -> '-', 'plus' -> '+', 'dotcom' -> '.com';
  * - symbols the engine already wrote ('@', '.'), spaces around them, commas, and the period (or '?',
- *   '!') an engine adds at the end; capitals ('Gmail.com'): the result is lower case, as the SPEC's
+ *   '!') an engine adds at the end; capitals ('Gmail.com'): the result is lower case, as the
  *   helper always was (mail providers ignore case in practice).
  *
  * A symbol word becomes its symbol only between two other words: said first or last it stays a word,

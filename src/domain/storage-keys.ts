@@ -1,4 +1,4 @@
-/** The local storage keys of SPEC section 3 (sections 4 and 9 say which ones logout clears). */
+/** The local storage keys (README.md beside this file says which ones logout clears). */
 export const STORAGE_KEYS = {
   token: 'token',
   role: 'role',

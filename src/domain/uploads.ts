@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-// POST /api/upload-image?type= and GET /api/upload-image/preview_image (API.md).
+// POST /api/upload-image?type= and GET /api/upload-image/preview_image (src/server/routes/README.md).
 
 export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 export const PROFILE_PHOTO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
-/** API.md's three, and `appointment` for letters and cards attached to appointments. */
+/** Lab reports, prescriptions, profile photos, and letters and cards attached to appointments. */
 export const UPLOAD_TYPES = ['lab', 'prescription', 'profile', 'appointment'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
 

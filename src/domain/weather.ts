@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { isNight } from './clock';
 
-// The header's weather (SPEC sections 3 and 9): the Weather entity { greeting, icon, weatherC, weatherF,
+// The header's weather (src/app/README.md): the Weather entity { greeting, icon, weatherC, weatherF,
 // place } built from the part of an Open-Meteo forecast answer it needs. Pure: the caller fetches the
-// answer, passes the device's local hour and the place name, and only logs a refusal (SPEC section 8).
+// answer, passes the device's local hour and the place name, and only logs a refusal.
 
 /**
- * SPEC section 9, word for word: Morning before 12, Afternoon before 18, otherwise Evening. The header's
+ * Morning before 12, Afternoon before 18, otherwise Evening (README.md beside this file). The header's
  * 'Good …' text (clock.ts greetingFor) follows the same hours; a unit test holds the two together.
  */
 export type WeatherGreeting = 'Morning' | 'Afternoon' | 'Evening';
@@ -18,7 +18,7 @@ export function weatherGreeting(hour: number): WeatherGreeting {
 }
 
 /**
- * SPEC section 9: night is before 06:00 or after 18:00. One rule for the whole app, kept in clock.ts:
+ * Night is before 06:00 or after 18:00. One rule for the whole app, kept in clock.ts:
  * 06:00 and 18:00 exactly are day ("before" and "after" are strict); 18:01 is night.
  */
 export { isNight };
@@ -53,7 +53,7 @@ const CODE_RANGES: { from: number; to: number; icon: WeatherIcon }[] = [
   { from: 95, to: 99, icon: 'CloudLightning' }, // thunderstorm, with hail
 ];
 
-// SPEC section 9: at night the sun icons become a moon.
+// At night the sun icons become a moon.
 const NIGHT_ICONS: Partial<Record<WeatherIcon, WeatherIcon>> = {
   Sun: 'Moon',
   CloudSun: 'CloudMoon',
@@ -88,7 +88,7 @@ export const openMeteoForecastSchema = z.object({
   current: z.object({
     temperature_2m: z.number().min(-100).max(70),
     weather_code: z.number().int().min(0).max(99),
-    // Sent by Open-Meteo, but SPEC section 9 defines night by the hour, so the icon does not use it.
+    // Sent by Open-Meteo, but the app defines night by the hour, so the icon does not use it.
     is_day: z.union([z.literal(0), z.literal(1)]).optional(),
     time: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/),
   }),
@@ -96,7 +96,7 @@ export const openMeteoForecastSchema = z.object({
 
 export type OpenMeteoForecast = z.infer<typeof openMeteoForecastSchema>;
 
-/** SPEC section 3's Weather entity. */
+/** The Weather entity the header shows. */
 export type Weather = {
   greeting: WeatherGreeting;
   icon: WeatherIcon;
@@ -130,7 +130,7 @@ export function weatherFromForecast(
   };
 }
 
-// ---- GET /api/weather (the server asks the weather service for the device; added for issue 14) ----
+// ---- GET /api/weather (the server asks the weather service for the device) ----
 
 /**
  * Coordinates leave the server rounded to 2 decimals (about 1 km): enough for the weather, and the

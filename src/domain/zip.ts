@@ -1,4 +1,4 @@
-/** SPEC section 5: 5 digits means US, 6 digits means India, otherwise none. */
+/** 5 digits means US, 6 digits means India, otherwise none. */
 export type ZipCountry = 'US' | 'IN' | null;
 
 export function guessZipCountry(zip: string): ZipCountry {

@@ -46,7 +46,7 @@ import { clearSession, endSession, readSession, replaceToken, storeSession } fro
 export type ConfirmDeletingOthersChanges = (unsentChanges: number) => Promise<boolean>;
 
 /**
- * The login refused a patient who has no subscription that lets them in (SPEC section 4: 403 with code
+ * The login refused a patient who has no subscription that lets them in (403 with code
  * SUBSCRIPTION_REQUIRED): `body` names the person, the short-lived token that lets them subscribe without
  * being signed in, and the plan chosen at a corporate sign-up. The sign-in form opens the plan choice.
  */
@@ -112,8 +112,8 @@ export async function refreshProfile(): Promise<Profile> {
 const LOGOUT_CALL_TIMEOUT_MS = 5_000;
 
 /**
- * Logout (SPEC section 4): ends the session on the server when online (best effort: offline, or with no
- * answer, the device still forgets), clears the session, deletes the user's replica and the service
+ * Logout (README.md beside this file): ends the session on the server when online (best effort: offline, or
+ * with no answer, the device still forgets), clears the session, deletes the user's replica and the service
  * worker's data caches. The app shell's precache stays: it holds no personal data and lets the app open
  * offline. Callers ask first when unsent changes would be deleted (the shell's unsent-changes dialog).
  */
@@ -182,7 +182,7 @@ async function requestPersistentStorage(): Promise<void> {
   }
 }
 
-// Online-only account calls (SPEC section 7, /auth). Each parses the answer with the domain contract.
+// Online-only account calls (/auth). Each parses the answer with the domain contract.
 
 /** `plan`: the plan chosen at a corporate sign-up (/signup/:plan); the server keeps it for the first sign-in. */
 export async function register(body: RegisterBody): Promise<string> {

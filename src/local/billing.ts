@@ -11,10 +11,10 @@ import type { KincareDb } from './db';
 import { http } from './http';
 import { statusOf } from './http-errors';
 
-// Plans and the person's subscription (SPEC sections 2, 4, 7 and 8). The payment provider owns them, so
-// every change is online-only and goes straight to the server; what the server last answered is kept in
-// the replica's `billing` table, which the Subscription screen reads, so it shows the saved plan offline.
-// Calls are quiet: the screen says what failed, with the spec's store defaults ('Failed to fetch plans').
+// Plans and the person's subscription (src/server/services/billing/README.md). The payment provider owns
+// them, so every change is online-only and goes straight to the server; what the server last answered is kept
+// in the replica's `billing` table, which the Subscription screen reads, so it shows the saved plan offline.
+// Calls are quiet: the screen says what failed, with the store defaults ('Failed to fetch plans').
 
 const now = () => new Date().toISOString();
 
@@ -76,7 +76,7 @@ export async function subscribeBeforeSignIn(body: {
   return checkoutResponseSchema.parse(response.data);
 }
 
-/** A monthly plan to a yearly one (SPEC section 4: Upgrade). */
+/** A monthly plan to a yearly one (Upgrade). */
 export async function upgradeSubscription(
   db: KincareDb,
   customerId: string,
@@ -90,7 +90,7 @@ export async function upgradeSubscription(
   return afterChange(db, response.data);
 }
 
-/** A canceled subscription, again, on the card's plan (SPEC section 4: Renew). */
+/** A canceled subscription, again, on the card's plan (Renew). */
 export async function renewSubscription(
   db: KincareDb,
   customerId: string,
@@ -113,7 +113,7 @@ export async function cancelSubscription(db: KincareDb, customerId: string): Pro
 
 /**
  * What to tell the person when a billing call failed: the server's own words when it gave some, else the
- * spec's store default for that call; without a connection, that changes wait for one.
+ * store default for that call; without a connection, that changes wait for one.
  */
 export function billingFailureText(error: unknown, fallback: string): string {
   const body = bodyOf(error);
@@ -136,7 +136,7 @@ function bodyOf(error: unknown): Record<string, unknown> | null {
 }
 
 /**
- * A plan's price as people read it: 'Free' (SPEC section 2), or '$6.99 / month'. The sign-in modal and
+ * A plan's price as people read it: 'Free', or '$6.99 / month'. The sign-in modal and
  * the Subscription screen both show it (they are two features, which may not import each other).
  */
 export function planPriceText(

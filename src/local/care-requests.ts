@@ -20,10 +20,10 @@ import { syncNow } from './sync-trigger';
 import { createTransport } from './sync-transport';
 import { completeSignIn, type ConfirmDeletingOthersChanges } from './account';
 
-// Caregiver requests and permission requests (SPEC sections 4 and 7): each answer changes what another
-// person sees, so these calls are online-only and go straight to the server (a failure says why, the
-// offline text included). After each, the replica's copy of the lists is refreshed (care-sync.ts), and
-// when access changed, a sync brings in or takes out the records it covers.
+// Caregiver requests and permission requests (src/server/services/README.md): each answer changes what
+// another person sees, so these calls are online-only and go straight to the server (a failure says why, the
+// offline text included). After each, the replica's copy of the lists is refreshed (care-sync.ts), and when
+// access changed, a sync brings in or takes out the records it covers.
 
 /** The lists again from the server, now (the screens read them from the replica). */
 export async function refreshCareNow(): Promise<void> {
@@ -40,7 +40,7 @@ async function afterAccessChanged(): Promise<void> {
 
 const messageOf = (data: unknown) => messageResponseSchema.parse(data).message;
 
-/** Patient: invite a caregiver by e-mail (SPEC 'Request sent successfully'). */
+/** Patient: invite a caregiver by e-mail ('Request sent successfully'). */
 export async function sendCareRequest(body: InviteBody): Promise<string> {
   const response = await http.post('/request/send-request', body, { quiet: true });
   await refreshCareNow();

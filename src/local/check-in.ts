@@ -12,14 +12,14 @@ import { STORAGE_KEYS } from '../domain/storage-keys';
 import type { KincareDb } from './db';
 import { enqueue } from './outbox';
 
-// The daily check-in on the device (issue 14 point 5): the day's record in the replica's `check_ins`
+// The daily check-in on the device (src/domain/README.md): the day's record in the replica's `check_ins`
 // table, moved on by the same rules the server applies (domain/check-in-steps.ts), so a patient answers
 // with no signal and sees the next question at once. Each step is queued (a create of the day's record,
 // carrying the step and the device's view of the result) and replays in order when the device is back
 // online; a step the server refuses (another device answered differently) is shown with its reason and
 // rolled back, like any refused change.
 //
-// SPEC section 3's healthCheckinDone: set (to the day) when the day's check-in is completed or skipped,
+// The localStorage key healthCheckinDone: set (to the day) when the day's check-in is completed or skipped,
 // cleared by a reset; logout clears it with the other keys (session.ts).
 
 export type StepResult = { ok: true; record: CheckInRecord } | { ok: false; message: string };
@@ -106,7 +106,7 @@ function rememberDone(record: CheckInRecord, day: string): void {
   else localStorage.setItem(STORAGE_KEYS.healthCheckinDone, day);
 }
 
-/** Whether this device finished or skipped the check-in of `day` (SPEC's healthCheckinDone). */
+/** Whether this device finished or skipped the check-in of `day` (healthCheckinDone). */
 export function checkInDoneOn(day: string): boolean {
   return typeof localStorage !== 'undefined' && localStorage.getItem(STORAGE_KEYS.healthCheckinDone) === day;
 }

@@ -4,9 +4,9 @@ import type { KincareDb } from './db';
 import { searchDirectory, type DirectorySearchResult, type SearchOptions } from './directory-search';
 import { enqueue } from './outbox';
 
-// "My doctors" (SPEC section 7, Doctors): adding a directory doctor to a patient's list and removing one go
-// through the outbox like every synced resource, so both work offline. Searching the directory is the one
-// part that needs the server: it answers what it found, or says plainly that it needs a connection.
+// "My doctors" (src/server/directory/README.md): adding a directory doctor to a patient's list and removing
+// one go through the outbox like every synced resource, so both work offline. Searching the directory is the
+// one part that needs the server: it answers what it found, or says plainly that it needs a connection.
 
 /** A directory doctor the person chose to add, with the patient whose list it goes in. */
 export type NewDoctorEntry = { patient_id: string; caregiver_id: string | null; doctor: DoctorProfile };

@@ -10,10 +10,10 @@ import type { KincareDb } from './db';
 import { errorMessages, statusOf } from './http-errors';
 import { http } from './http';
 
-// Fitbit on the device (issue 14 point 6): the server's GET /api/fitbit/data for a patient, and the last
-// answer kept in the replica (syncState, one key per patient), so Home shows the charts offline with the
-// time they were read; it goes with the replica at sign-out. Connecting: the server's Fitbit sign-in
-// address (authorize), then the code Fitbit sends back to /fitbit/callback (finishFitbitConnection).
+// Fitbit on the device (src/server/services/fitbit/README.md): the server's GET /api/fitbit/data for a
+// patient, and the last answer kept in the replica (syncState, one key per patient), so Home shows the charts
+// offline with the time they were read; it goes with the replica at sign-out. Connecting: the server's Fitbit
+// sign-in address (authorize), then the code Fitbit sends back to /fitbit/callback (finishFitbitConnection).
 
 /** The syncState key of a patient's last Fitbit answer. */
 export const fitbitKey = (patientId: string) => `fitbit:${patientId}`;

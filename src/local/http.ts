@@ -4,7 +4,7 @@ import { endSession, readSession, userIdFromToken } from './session';
 import { httpEvents } from './http-events';
 
 // The only module of the client that talks to the network. The token is attached at send time (never
-// frozen into a request), and the error rules of SPEC section 8 live here, in one place: the app
+// frozen into a request), and the error rules (README.md beside this file) live here, in one place: the app
 // registers what to do (toast, navigate) through setHttpEvents.
 
 // Its error helpers live in http-errors.ts (no axios there, so a screen can read an error without loading

@@ -1,4 +1,4 @@
-// Photos of lab reports are resized on the device before they are uploaded (issue 12): a phone's camera
+// Photos of lab reports are resized on the device before they are uploaded: a phone's camera
 // takes 4000-6000 px pictures of 4-10 MB, more than reading a printed page needs and more than a slow
 // connection or the upload limit likes. The longest side is brought down to REPORT_PHOTO_MAX_SIDE and the
 // picture saved as JPEG; smaller images and PDFs go as they are (a PDF's text is read from its text layer).

@@ -7,11 +7,11 @@ import {
 import { uploadResponseSchema } from '../domain/uploads';
 import { http } from './http';
 
-// The upload flow of SPEC section 4 (idle -> uploading -> processing -> completed), on the device: the
-// report's file is uploaded with its progress (POST /api/upload-image?type=lab), then the server reads it
-// (POST /api/lab-reports/ocr) and answers what it found, which prefills the form for review. This needs a
-// connection: offline, the report is kept on the device and read later (lab-report-extractions.ts).
-// Failures carry SPEC section 8's texts.
+// The upload flow (idle -> uploading -> processing -> completed; src/server/services/README.md), on the
+// device: the report's file is uploaded with its progress (POST /api/upload-image?type=lab), then the server
+// reads it (POST /api/lab-reports/ocr) and answers what it found, which prefills the form for review. This
+// needs a connection: offline, the report is kept on the device and read later (lab-report-extractions.ts).
+// Failures carry the product's texts (src/domain/lab-reports.ts).
 
 /** A failure of the flow with the text to show the person. */
 export class LabUploadError extends Error {

@@ -105,7 +105,7 @@ export async function removeLabReport(db: KincareDb, id: string, now = new Date(
   await enqueue(db, { resource: 'lab_reports', id, op: 'delete' }, now.getTime());
 }
 
-/** report_ocr as the spec sends it: the reviewed extraction as JSON text. */
+/** report_ocr as the API takes it: the reviewed extraction as JSON text. */
 export function reportOcrText(
   extraction: Pick<LabReportOcrData, 'doctor_name' | 'report_date' | 'lab_results'> & {
     report_type?: string | null;

@@ -62,7 +62,7 @@ export function marksBetween(
     .toArray();
 }
 
-/** One day's schedule of the patient (SPEC section 3), from the device's tables. */
+/** One day's schedule of the patient (src/domain/README.md), from the device's tables. */
 export async function scheduleOn(
   db: KincareDb,
   patientId: string,

@@ -13,10 +13,11 @@ import {
 } from './directory-search';
 import { enqueue } from './outbox';
 
-// "My pharmacies" (SPEC section 7, Pharmacies): adding a directory pharmacy to the patient's list, choosing
-// the preferred one and removing one go through the outbox like every synced resource, so all of it works
-// offline. Searching the directory is the one part that needs the server: it answers what it found, or says
-// plainly that it needs a connection. Only the patient changes their pharmacies (no caregiver permission).
+// "My pharmacies" (src/server/directory/README.md): adding a directory pharmacy to the patient's list,
+// choosing the preferred one and removing one go through the outbox like every synced resource, so all of it
+// works offline. Searching the directory is the one part that needs the server: it answers what it found, or
+// says plainly that it needs a connection. Only the patient changes their pharmacies (no caregiver
+// permission).
 
 /** The patient's pharmacies on the device, the preferred one first, then by name. */
 export async function pharmaciesOf(db: KincareDb, patientId: string): Promise<MyPharmacy[]> {

@@ -6,9 +6,10 @@ import {
 import { uploadResponseSchema } from '../domain/uploads';
 import { http } from './http';
 
-// Reading a label photo (issue 11, "Add from a photo"): the photo is uploaded, then the server reads it
-// (POST /api/prescriptions/ocr) and answers what it found to prefill the form. This needs a connection;
-// without one the form says so and the person types the details (the photo is still attached offline).
+// Reading a label photo ("Add from a photo", src/domain/README.md): the photo is uploaded, then the server
+// reads it (POST /api/prescriptions/ocr) and answers what it found to prefill the form. This needs a
+// connection; without one the form says so and the person types the details (the photo is still attached
+// offline).
 
 export type LabelReading = { key: string; message: string; extraction: LabelExtraction };
 

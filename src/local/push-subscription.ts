@@ -1,10 +1,10 @@
 import { pushPublicKeySchema, REMINDER_MESSAGES } from '../domain/reminders';
 import { http } from './http';
 
-// Medicine reminders on this device (issue 11, point 4): the person opts in per device. The browser makes
-// a push subscription for the server's VAPID key, and the server keeps it for the signed-in person; at a
-// dose time the server sends the reminder, and the service worker shows it (sw/sw.ts). Turning reminders
-// off here unsubscribes the browser and tells the server to forget the subscription.
+// Medicine reminders on this device (src/server/services/README.md): the person opts in per device. The
+// browser makes a push subscription for the server's VAPID key, and the server keeps it for the signed-in
+// person; at a dose time the server sends the reminder, and the service worker shows it (sw/sw.ts). Turning
+// reminders off here unsubscribes the browser and tells the server to forget the subscription.
 
 export type ReminderSupport = 'supported' | 'unsupported' | 'denied';
 

@@ -2,7 +2,7 @@ import { reminderPushSchema, type ReminderPush } from '../domain/reminders';
 import { DB_PREFIX, KincareDb } from './db';
 import { markDose } from './medicine-schedule';
 
-// What the service worker does with a medicine reminder (issue 11, point 4), kept here so that it is
+// What the service worker does with a medicine reminder (sw/README.md), kept here so that it is
 // tested without a service worker: the notification it shows (with Taken and Snooze when the person may
 // mark the dose), and the Taken action, which writes the mark into the signed-in person's outbox, exactly
 // as tapping Taken in the app does, so it works with no signal and goes out with the next sync.

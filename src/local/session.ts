@@ -6,7 +6,7 @@ import { syncLockName, withSyncLock } from './sync-lock';
 // The signed-in session. The token has one home, the session copy in IndexedDB (session-store.ts), which the service
 // worker reads too; the page holds it in memory, loaded once before the app renders (loadSession), so that
 // reading the session stays synchronous. The role, selected patient and check-in flag stay in localStorage
-// as SPEC section 3 keeps them: none of them lets anyone call the server. The user id is read from the token.
+// (README.md beside this file): none of them lets anyone call the server. The user id is read from the token.
 
 export type Session = { token: string; role: Role; userId: string };
 type Held = { token: string; userId: string };
@@ -39,7 +39,7 @@ export async function loadSession(): Promise<Session | null> {
     localStorage.removeItem(STORAGE_KEYS.token);
   }
   held = validCopy(await readSessionCopy());
-  // No token (the service worker ended the session meanwhile): what is left of it goes too (SPEC section 8).
+  // No token (the service worker ended the session meanwhile): what is left of it goes too.
   if (!held) clearKeys();
   notify(false);
   return readSession();
@@ -76,9 +76,9 @@ export async function replaceToken(token: string): Promise<void> {
 }
 
 /**
- * Clears what SPEC section 4 says logout and a 401 clear: token, role, selected patient, check-in flag.
- * Nobody is signed in on this page from the moment it is called; the promise ends when the stored token is
- * gone. With `onlyToken`, the stored token is deleted only if it is still that one.
+ * Clears what logout and a 401 clear (README.md beside this file): token, role, selected patient, check-in
+ * flag. Nobody is signed in on this page from the moment it is called; the promise ends when the stored token
+ * is gone. With `onlyToken`, the stored token is deleted only if it is still that one.
  */
 export async function clearSession(onlyToken?: string): Promise<void> {
   held = null;

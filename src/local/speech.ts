@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '../domain/storage-keys';
 
-// Speech (SPEC sections 2, 8 and 9): the person's preference isSpeechEnabled (kept in localStorage, as
+// Speech (src/app/README.md): the person's preference isSpeechEnabled (kept in localStorage, as
 // the theme is, and not cleared by logout), reading a text aloud through speechSynthesis, and hearing one
 // phrase through SpeechRecognition. Both speak en-US. Nothing here is loaded by a first screen: the
 // toasts (shell/toasts.tsx), the profile and the forms that offer voice input import it after the first
@@ -8,7 +8,7 @@ import { STORAGE_KEYS } from '../domain/storage-keys';
 
 export const SPEECH_LANGUAGE = 'en-US';
 
-/** SPEC section 8, word for word. */
+/** The product's texts, word for word (src/app/README.md). */
 export const SPEECH_MESSAGES = {
   notSupported: 'Speech recognition not supported.',
   notRecognized: 'Could not recognize speech. Try again.',
@@ -103,8 +103,9 @@ export function isRecognitionSupported(): boolean {
 export type ListenResult = { transcript: string } | { error: string };
 
 /**
- * Hears one phrase (en-US, final results only) and answers what was heard, or SPEC's text: not supported
- * when the browser has no recognition, not recognized when it fails, hears nothing or ends without words.
+ * Hears one phrase (en-US, final results only) and answers what was heard, or the product's text: not
+ * supported when the browser has no recognition, not recognized when it fails, hears nothing or ends without
+ * words.
  */
 export function listen(): Promise<ListenResult> {
   const Constructor = recognitionConstructor();

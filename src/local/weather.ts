@@ -9,7 +9,7 @@ import {
 import type { KincareDb } from './db';
 import { http } from './http';
 
-// The header's weather on the device (SPEC sections 2, 8 and 9): the device's position (5,000 ms
+// The header's weather on the device (src/app/README.md): the device's position (5,000 ms
 // timeout), the server's GET /api/weather, and the Weather entity at the device's own hour (the greeting,
 // and the moon at night). The last answer is kept in the replica (syncState, under WEATHER_KEY), so the
 // header shows it offline with the time it was read, and it goes with the replica at sign-out. Every
@@ -35,7 +35,7 @@ export type WeatherDeps = {
   now: () => Date;
 };
 
-/** The position from the browser's geolocation, as SPEC section 9 times it. */
+/** The position from the browser's geolocation, within its 5,000 ms timeout. */
 export function locateDevice(geolocation: Geolocation | undefined = globalThis.navigator?.geolocation) {
   return new Promise<Coordinates>((resolve, reject) => {
     if (!geolocation) {
@@ -90,7 +90,7 @@ export function whenLocationMayBeAsked(
 }
 
 /**
- * The server's weather for a position. Quiet: a failure must never become a toast (SPEC section 8). The
+ * The server's weather for a position. Quiet: a failure must never become a toast. The
  * server sees the position to 2 decimals only (about 1 km): the weather needs no more.
  */
 async function fetchWeatherAnswer({ latitude, longitude }: Coordinates): Promise<unknown> {

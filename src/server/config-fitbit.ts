@@ -1,7 +1,7 @@
 import { deriveKey } from './services/signing';
 import { z } from 'zod';
 
-// FITBIT_* (issue 14 point 6), kept apart so config.ts does not grow. Fitbit is set up when
+// FITBIT_* (services/fitbit/README.md), kept apart so config.ts does not grow. Fitbit is set up when
 // FITBIT_CLIENT_ID is set; the other settings have Fitbit's own addresses as defaults (tests point them
 // at a local fake). The tokens Fitbit gives are kept encrypted with a key made from FITBIT_TOKEN_KEY, or,
 // without it, from the server's one secret (JWT_SECRET, or the one kept in DATA_DIR): changing either

@@ -1,4 +1,4 @@
-// Benchmark: the provider directory at the registry's scale (issue 10, point 6), on a fresh Postgres
+// Benchmark: the provider directory at the registry's scale, on a fresh Postgres
 // database (or the one of TEST_DATABASE=postgres + DATABASE_URL).
 // 1. The import: a generated NPPES-format file of BENCH_DIRECTORY_ROWS rows (default 1,000,000) streamed
 //    through importNppes, with rows/s and the peak RSS of this process while it runs. Memory is bounded

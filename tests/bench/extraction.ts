@@ -1,4 +1,4 @@
-// Benchmark (issue 12): extraction of lab results from uploaded reports, over the lab-report corpus
+// Benchmark: extraction of lab results from uploaded reports, over the lab-report corpus
 // (tests/fixtures/lab-reports: documents of ten layout families, each with its truth). Every document is
 // read as each input kind a person uploads, a text PDF, a 300 dpi scan and phone photos (one JPEG a page),
 // through the real OCR service (createOcrService().recognize) and extractLabReport(result.layout); photos

@@ -1,7 +1,7 @@
 // Benchmark: Lighthouse (mobile preset: a mid-range phone on a slow 4G connection, simulated) on /login
 // and on a signed-in patient's dashboard, against the real server serving a fresh production build (the
 // precompressed files, as in production). Debian's Chromium, driven through chrome-launcher.
-// Prints the performance, accessibility and best-practices scores beside the targets of issue 8 (95,
+// Prints the performance, accessibility and best-practices scores beside their targets (95,
 // 100, 100) and the load figures behind the performance score; the failing audits of a missed target.
 //
 // The dashboard is measured as a first load of a signed-in person: the session is in IndexedDB (signed

@@ -1,4 +1,4 @@
-// Benchmark (issue 11, point 6): the medicine schedule of a patient with 12 active prescriptions and 5
+// Benchmark: the medicine schedule of a patient with 12 active prescriptions and 5
 // years of dose marks renders in Chromium within 100 ms from the device's tables.
 //
 // The page (schedule-entry.tsx, bundled with vite's build(): the app's React, Dexie and Tailwind CSS)

@@ -1,4 +1,4 @@
-// Benchmark: server speed (issue 15). Kincare (src/server/main.ts, in its own process, at its default log
+// Benchmark: server speed. Kincare (src/server/main.ts, in its own process, at its default log
 // level) beside a bare `node:http` + `pg` server written here (the same token check: the JWT verified and
 // the session row read with the person; the same indexed queries; the same JSON), on the same fresh
 // database, each loaded in turn by autocannon for a fixed time from this process. Then the same on

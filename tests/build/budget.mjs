@@ -1,4 +1,4 @@
-// The first-load budget (issue 8): how much gzip JavaScript a page needs before it can show itself,
+// The first-load budget: how much gzip JavaScript a page needs before it can show itself,
 // worked out from the build's files. Vite's manifest (dist/.vite/manifest.json, build.manifest) lists each
 // chunk's static imports; a page loads the entry (index.html) with everything it imports statically, plus
 // the component chunks of the routes it renders (TanStack Router's autoCodeSplitting makes one per route)

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { OnboardingPage } from '../features/invite/onboarding-page';
 
-// Public (SPEC section 2): the link itself signs the new caregiver in.
+// Public (src/app/README.md): the link itself signs the new caregiver in.
 export const Route = createFileRoute('/onboarding/$token')({
   component: function OnboardingRoute() {
     const { token } = Route.useParams();

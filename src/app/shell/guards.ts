@@ -3,7 +3,7 @@ import type { Role } from '../../domain/roles';
 import { STORAGE_KEYS } from '../../domain/storage-keys';
 import { readSession, type Session } from '../../local/session';
 
-// The access rules of SPEC section 2, used by the routes' beforeLoad.
+// The access rules of src/app/README.md, used by the routes' beforeLoad.
 
 export function homeFor(
   role: Role | undefined,
@@ -11,7 +11,7 @@ export function homeFor(
   if (!role) return '/login';
   if (role === 'Patient') return '/dashboard';
   if (role === 'Caregiver') return '/caregiver/dashboard';
-  return '/unauthorized'; // Admin and Doctor have no menu (SPEC section 1)
+  return '/unauthorized'; // Admin and Doctor have no menu
 }
 
 /** No stored token: every signed-in path goes to /login. */
@@ -28,7 +28,7 @@ export function requireRole(role: Role): Session {
   return session;
 }
 
-/** A caregiver route that needs a Read permission on the selected patient (SPEC section 2). */
+/** A caregiver route that needs a Read permission on the selected patient. */
 export async function requireCaregiverPermission(path: string): Promise<void> {
   requireRole('Caregiver');
   // The permission table and the replica load on the way into a caregiver screen, not with the route

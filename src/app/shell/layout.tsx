@@ -138,8 +138,8 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
 }
 
 /**
- * The role's menu split for a phone: the tab bar and, in SPEC order, the More sheet. A caregiver's waits
- * (null) until the permissions they hold are read: drawn before, its tabs moved as entries arrived.
+ * The role's menu split for a phone: the tab bar and, in the menu's order, the More sheet. A caregiver's
+ * waits (null) until the permissions they hold are read: drawn before, its tabs moved as entries arrived.
  */
 function usePhoneNav(role: Role) {
   const held = useCaregiverPermissionsRead();
@@ -147,7 +147,7 @@ function usePhoneNav(role: Role) {
   if (held === undefined) return null;
   const { tabs, more } = splitForPhone(caregiverNav(held));
   const items: MoreItem[] = [...more];
-  // With no permission the spec shows a disabled entry where the submenu would be: after Patients.
+  // With no permission the menu shows a disabled entry where the submenu would be: after Patients.
   if (caregiverSubmenu(held).length === 0) items.splice(1, 0, 'no-caregiver-permissions');
   return { tabs, more: items };
 }

@@ -4,9 +4,9 @@ import { Sheet } from '../ui/sheet';
 import type { NavEntry } from './navigation';
 import { InstallButton } from './install-button';
 
-// The phone's More sheet: the rest of the role's menu (SPEC section 2), in the spec's order, then Logout.
+// The phone's More sheet: the rest of the role's menu (src/app/README.md), in its order, then Logout.
 
-/** A menu entry, or the spec's disabled 'No caregiver permissions' in the place of the caregiver submenu. */
+/** A menu entry, or the disabled 'No caregiver permissions' in the place of the caregiver submenu. */
 export type MoreItem = NavEntry | 'no-caregiver-permissions';
 
 type Props = {

@@ -19,8 +19,9 @@ import { CAREGIVER_PERMISSION_ROUTES, type Permission } from '../../domain/permi
 import type { ResourceDeclaration } from '../../domain/resources/declare';
 import { RESOURCES } from '../../domain/resources/list';
 
-// The sidebar entries of SPEC section 2, in its order and with its labels, and how a phone splits them into
-// the bottom tab bar (four destinations and More) and the More sheet (everything else, in the same order).
+// The menus' entries (src/app/README.md), in their order and with their labels, and how a phone splits
+// them into the bottom tab bar (four destinations and More) and the More sheet (everything else, in the
+// same order).
 
 export type NavEntry = { to: string; label: string; icon: LucideIcon };
 
@@ -29,7 +30,7 @@ const DECLARED_ICONS: Record<NonNullable<ResourceDeclaration['screen']>['icon'],
   activity: Activity,
 };
 
-/** Screens of resources added after the spec's menus: from their declarations, after Medical History. */
+/** Screens of resources added after the first menus: from their declarations, after Medical History. */
 const DECLARED_SCREENS = RESOURCES.flatMap((resource) => ('screen' in resource ? [resource.screen] : []));
 
 export const PATIENT_NAV: readonly NavEntry[] = [
@@ -79,7 +80,10 @@ export function caregiverSubmenu(held: readonly Permission[]): NavEntry[] {
   }));
 }
 
-/** The caregiver's whole menu in SPEC order: Dashboard, Patients, the permitted submenu, Profile, Permission Requests. */
+/**
+ * The caregiver's whole menu in order: Dashboard, Patients, the permitted submenu, Profile, Permission
+ * Requests.
+ */
 export function caregiverNav(held: readonly Permission[]): NavEntry[] {
   const [dashboard, patients, ...rest] = CAREGIVER_NAV_ALWAYS;
   return [
@@ -91,7 +95,7 @@ export function caregiverNav(held: readonly Permission[]): NavEntry[] {
 }
 
 // The phone's tab bar: the four places people go most, under short names; a caregiver's tab shows only when
-// its submenu entry would (SPEC section 2: each needs its Read permission).
+// its submenu entry would (each needs its Read permission).
 export type Tab = { to: string; label: string; icon: LucideIcon };
 
 const TAB_OF: Record<string, { label: string; order: number }> = {
@@ -107,7 +111,7 @@ function tabKey(path: string): string {
 
 export type PhoneNav = { tabs: Tab[]; more: NavEntry[] };
 
-/** Splits a role's menu (already in SPEC order) into the tab bar and the More sheet, keeping that order. */
+/** Splits a role's menu (already in order) into the tab bar and the More sheet, keeping that order. */
 export function splitForPhone(menu: readonly NavEntry[]): PhoneNav {
   const tabs: (Tab & { order: number })[] = [];
   const more: NavEntry[] = [];

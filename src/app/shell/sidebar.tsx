@@ -12,7 +12,7 @@ const InstallButton = lazy(() =>
   import('./install-button').then((module) => ({ default: module.InstallButton })),
 );
 
-// The role's sidebar (SPEC section 2) from 768 px: 250 px wide, 80 px collapsed, a 300 ms transition, and
+// The role's sidebar (src/app/README.md) from 768 px: 250 px wide, 80 px collapsed, a 300 ms transition, and
 // Logout. Below 768 px the tab bar and the More sheet take its place (layout.tsx).
 
 type Props = { role: Role; collapsed: boolean; onToggle: () => void; onLogout: () => void };

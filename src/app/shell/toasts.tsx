@@ -7,7 +7,7 @@ const SpokenToasts = lazy(() =>
 );
 
 /**
- * Toasts of the main interface: bottom-center, closing after 2000 ms (SPEC sections 2 and 9). On a phone
+ * Toasts of the main interface: bottom-center, closing after 2000 ms (src/app/README.md). On a phone
  * they sit above the tab bar and the home indicator (--kc-toast-bottom in styles.css). When speech is
  * enabled, each is read aloud (ui/speech/spoken-toasts.tsx).
  */

@@ -6,7 +6,7 @@ import { requiredPermissionFor } from '../../domain/permissions';
 import { STORAGE_KEYS } from '../../domain/storage-keys';
 import { hasUserDb, userDb } from '../../local/db';
 
-// The caregiver's selected patient (localStorage key selectedPatientId, SPEC section 3), and the patients
+// The caregiver's selected patient (localStorage key selectedPatientId), and the patients
 // they may select: the replica's copy of GET /request/associate-patients, refreshed on every sync cycle.
 
 const listeners = new Set<() => void>();
@@ -61,7 +61,7 @@ export function selectionUpkeep(
 }
 
 /**
- * Keeps the selection true to the replica (SPEC sections 2 and 4): a patient whose link is gone stops being
+ * Keeps the selection true to the replica (src/local/README.md): a patient whose link is gone stops being
  * selected, a screen whose Read permission was withdrawn is left at once, and a caregiver with exactly one
  * patient has them selected. Used once, by the caregiver's header.
  */

@@ -26,7 +26,7 @@ import {
 } from '../../local/weather';
 import { useOnline } from '../ui/use-online';
 
-// The header's weather (SPEC sections 2 and 9): the icon of the weather code (a moon at night), the
+// The header's weather (src/app/README.md): the icon of the weather code (a moon at night), the
 // temperature in C and F, and from 768 px the place. Loaded after the first paint (header.tsx), it shows
 // the weather last kept on the device at once, then asks for the current one (on start, or on the first tap
 // while the browser would still have to ask for the position; every 10 minutes; and when the connection

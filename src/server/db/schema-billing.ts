@@ -12,7 +12,8 @@ import {
 import type { PlanLimits } from '../../domain/billing';
 import { users } from './schema-people';
 
-// The tables of plans and subscriptions (issue 13). Kept apart from schema.ts, which re-exports them.
+// The tables of plans and subscriptions (services/billing/README.md). Kept apart from schema.ts, which
+// re-exports them.
 
 /** A plan offered. Plans are data: seeded by migration 0007, changed by SQL, never by code. */
 export const plans = pgTable('plans', {

@@ -1,8 +1,8 @@
 import { date, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { patients } from './schema-people';
 
-// Fitbit (issue 14 point 6). Kept apart from schema.ts, which re-exports them. Tokens are never stored in
-// clear: the *_enc columns hold AES-256-GCM boxes (services/fitbit/token-box.ts).
+// Fitbit (services/fitbit/README.md). Kept apart from schema.ts, which re-exports them. Tokens are never
+// stored in clear: the *_enc columns hold AES-256-GCM boxes (services/fitbit/token-box.ts).
 
 /** A patient's connection started and not yet finished: the PKCE verifier, for 10 minutes. */
 export const fitbitAuthorizations = pgTable('fitbit_authorizations', {

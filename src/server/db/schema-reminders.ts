@@ -1,7 +1,7 @@
 import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './schema-people';
 
-// The tables of medicine reminders (issue 11): the devices that opted in, and every reminder sent.
+// The tables of medicine reminders: the devices that opted in, and every reminder sent.
 // Kept apart from schema.ts (which schema.ts re-exports, so drizzle-kit and the client see one schema).
 
 /** A device's push subscription (Web Push), held for the person signed in on it. */

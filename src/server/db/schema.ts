@@ -32,7 +32,7 @@ export const caregivers = pgTable('caregivers', {
   createdAt: timestamps.createdAt,
 });
 
-/** A caregiver's access to one patient, with the permissions the patient granted (caregivers issue). */
+/** A caregiver's access to one patient, with the permissions the patient granted. */
 export const careLinks = pgTable(
   'care_links',
   {
@@ -61,7 +61,7 @@ export const careLinks = pgTable(
 );
 
 /**
- * A patient's invitation of a caregiver (SPEC section 4: sent -> received -> approved | rejected, or
+ * A patient's invitation of a caregiver (sent -> received -> approved | rejected, or
  * deleted by either side). It names the caregiver by e-mail: a person without an account gets a link to
  * register (only a keyed hash of its token is kept; it expires and works once); a caregiver with an
  * account sees it among their received requests. Registering through the link approves it, and hands out

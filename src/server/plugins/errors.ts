@@ -4,7 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorBody } from '../../domain/errors';
 import { summarizeError } from './logging';
 
-// One error shape for every API answer (API.md): { message, errors?: [{ msg, path }] }.
+// One error shape for every API answer (routes/README.md): { message, errors?: [{ msg, path }] }.
 // A 5xx is always a bug: it is logged with its stack and the caller sees a generic message. The log
 // gets a summary (summarizeError), never the error itself: a database error carries every SQL
 // parameter of the failed statement (notes, e-mails, password hashes) in its message and fields.

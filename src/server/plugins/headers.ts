@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 // - every /api answer (errors and 404s too) is `Cache-Control: no-store`: no copy of health data in a
 //   browser's or a shared proxy's cache, where the next person at the computer could read it;
 // - `Permissions-Policy` allows the page only what it uses: geolocation for the weather greeting and the
-//   microphone for voice input (SPEC section 2), each for this origin only; everything else is off,
+//   microphone for voice input, each for this origin only; everything else is off,
 //   including the camera (photos are taken through the file picker, which the policy does not govern);
 // - `Strict-Transport-Security` only on answers to HTTPS requests (directly, or through a trusted proxy
 //   that says so in X-Forwarded-Proto): on plain HTTP it is meaningless, and on a LAN install that is

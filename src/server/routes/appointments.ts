@@ -16,7 +16,7 @@ import { accessChecks } from '../services/record-mutations';
 import { wireColumns } from '../services/records';
 import { typedAnswer } from './typed-answer';
 
-// /api/appointments (SPEC section 7), on the synced-records engine. The mutations live in
+// /api/appointments, on the synced-records engine. The mutations live in
 // services/appointment-mutations.ts, shared with the batched replay (POST /api/sync/push).
 // Their checks run inside the idempotent work; a retry of a change that already succeeded gets the stored
 // answer only while the caller keeps the access it needed, else the refusal a fresh call would get.
@@ -70,7 +70,7 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
       const rows = startDate
         ? await listFrom.execute({ patientId, startDate })
         : await listAll.execute({ patientId });
-      // A caregiver reading the patient's appointments is shown to the patient (issue 9, point 6).
+      // A caregiver reading the patient's appointments is shown to the patient (services/README.md).
       await recordDelivery(app.db, request.auth, { patientId, resource: RESOURCE, count: rows.length });
       return { success: true as const, data: rows.map(asAppointment) };
     },

@@ -231,7 +231,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         await resendVerificationLink(app, account);
         throw new HttpError(403, AUTH_MESSAGES.emailNotVerified, 'EMAIL_NOT_VERIFIED');
       }
-      // A patient signs in with a plan (SPEC section 4); one without gets a token to choose one first.
+      // A patient signs in with a plan (services/billing/README.md); one without gets a token to choose
+      // one first.
       if (account.role === 'Patient' && !(await app.billing.allowsSignIn(account.id))) {
         throw new HttpError(403, BILLING_MESSAGES.subscriptionRequired, BILLING_CODES.subscriptionRequired, {
           userId: account.id,

@@ -8,7 +8,7 @@ import { sessionRoutes } from './auth-sessions';
 import { updateProfileRoutes } from './auth-update-profile';
 import { userRoutes } from './auth-users';
 
-// The /auth calls of SPEC section 7, mounted at /api/auth. userRoutes holds the parametric GET /:id,
+// The /auth calls, mounted at /api/auth. userRoutes holds the parametric GET /:id,
 // so it goes last: its static siblings (/profile, /user-info, /sessions) are all registered before it.
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // The password schemas judge strength only once the check is loaded: the server loads it before it

@@ -23,7 +23,7 @@ import { WebhookBodyError, WebhookSignatureError } from '../services/billing/web
 import { signedIn } from './auth-common';
 import { testCheckoutRoutes } from './test-checkout';
 
-// Subscriptions (SPEC section 7; API.md): plans, the patient's subscription and its changes, the sign-up
+// Subscriptions (services/billing/README.md): plans, the patient's subscription and its changes, the sign-up
 // choice of a plan before the first sign-in, and the payment provider's webhook.
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };

@@ -22,7 +22,7 @@ import { dayWithinReach, daysUntil, utcDay } from '../services/check-in-days';
 import { restContext } from '../services/record-mutations';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
-// /api/interactions (SPEC section 7; issue 14 point 5): the daily health check-in. init reads the day's
+// /api/interactions (src/domain/README.md): the daily health check-in. init reads the day's
 // conversation, respond answers its next question or skips it, reset starts it again, summary gives the
 // charts their days. The patient answers their own check-in; a caregiver may read a linked patient's with
 // Read Medical History (a check-in is the patient's own account of their health, the closest of the

@@ -33,7 +33,7 @@ import { wireColumns } from '../services/records';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 import { typedAnswer } from './typed-answer';
 
-// The provider directory (SPEC section 7 "Doctors", "Pharmacies and prescriptions"): GET /api/doctors,
+// The provider directory (src/server/directory/README.md): GET /api/doctors,
 // GET /api/doctors/:id and GET /api/pharmacies?zip=. The directory is the public NPPES registry, not a
 // patient's data: anyone signed in may search it (a caregiver's screens are gated by ReadDoctor and
 // SearchPharmacy in the app). A patient's own list of doctors is their data: GET /api/doctors/list,
@@ -98,7 +98,8 @@ export const doctorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { patient, userId } = request.query;
-      // userId (SPEC's name) is the patient's user id; an id that is no patient's is refused as any other.
+      // userId, the other name this query takes, is the patient's user id; an id that is no patient's is
+      // refused as any other.
       const named = patient ?? (userId ? ((await patientOfUser(userId)) ?? userId) : undefined);
       const patientId = await patientForCall(app.db, request.auth, named, DOCTOR_PERMISSIONS.read);
       const rows = await listOf.execute({ patientId });

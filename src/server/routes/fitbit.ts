@@ -20,7 +20,7 @@ import {
 } from '../services/fitbit/connection';
 import { byUser, limitBy } from './auth-rate-limit';
 
-// /api/fitbit (SPEC sections 2, 5 and 7; issue 14 point 6). The patient connects their Fitbit (authorize,
+// /api/fitbit (services/fitbit/README.md). The patient connects their Fitbit (authorize,
 // then the callback page posts the code), reads the last 30 days (data; a linked caregiver with Read
 // Medical History reads them too) and disconnects. Without FITBIT_CLIENT_ID connecting answers 503 and
 // reading answers 'not set up' (set_up: false, so Home says so without a failed request on every visit),

@@ -43,7 +43,7 @@ import { checkUploadBytes, checkUploadCount } from '../services/upload-quota';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 import { typedAnswer } from './typed-answer';
 
-// /api/lab-reports (SPEC sections 2, 7 and 8; API.md) on the synced-records engine: the list with its
+// /api/lab-reports (services/README.md) on the synced-records engine: the list with its
 // filters, add and update as a multipart form (report_type, report_date, patient_id, doctor_id,
 // report_ocr as JSON text, and the report_image file) or as JSON naming an uploaded file's key (how
 // the device's outbox sends them), delete (which removes the file too), and extraction
@@ -72,7 +72,7 @@ function bodyOfForm(fields: Record<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...fields };
   if (fields.doctor_id === '') body.doctor_id = null;
   if (fields.doctor_name === '') body.doctor_name = null;
-  delete body.lab_report_id; // PUT repeats the id in its form (SPEC); the path names it
+  delete body.lab_report_id; // PUT may repeat the id in its form; the path names it
   return body;
 }
 

@@ -16,7 +16,7 @@ import { restContext } from '../services/record-mutations';
 import { findRecord } from '../services/records';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
-// /api/medical-history (API.md; issue 14 point 2): GET ?patient= answers the patient's history (an empty
+// /api/medical-history (src/domain/README.md): GET ?patient= answers the patient's history (an empty
 // one, with its id, when nothing is stored yet) and PUT saves the entries and lists sent. The patient reads and
 // writes their own; a linked caregiver reads with ReadMedicalHistory and never writes (the catalogue has
 // no permission to). Devices read their replica and write through the outbox; these serve other clients.

@@ -14,9 +14,9 @@ import {
   requestPermissions,
 } from '../services/care-permission-requests';
 
-// /api/request/permission-requests and /api/request/reject-permission (SPEC section 7): a linked caregiver
-// asks for more permissions, the patient accepts or declines. Registered by requests.ts, among the
-// signed-in routes of app.ts.
+// /api/request/permission-requests and /api/request/reject-permission (services/README.md): a linked
+// caregiver asks for more permissions, the patient accepts or declines. Registered by requests.ts, among
+// the signed-in routes of app.ts.
 
 const errors = {
   400: errorBodySchema,

@@ -7,11 +7,11 @@ import { placeOfUser } from '../services/weather-place';
 import { signedIn } from './auth-common';
 import { byUser, limitBy } from './auth-rate-limit';
 
-// GET /api/weather?latitude=&longitude= (SPEC sections 2, 3 and 9): the current weather at the device's
+// GET /api/weather?latitude=&longitude= (README.md beside this file): the current weather at the device's
 // position, asked from the weather service by the server, so the page's CSP keeps connect-src 'self'
 // and one cache serves everyone nearby. Any signed-in person may ask. A failure is the service's, not
 // the person's: 503 when it cannot be reached in time, 502 when it answers something else than weather;
-// the app only logs either (SPEC section 8). The log says which failure it was, never where.
+// the app only logs either. The log says which failure it was, never where.
 
 export const WEATHER_MESSAGES = {
   unavailable: 'The weather service is not available right now.',

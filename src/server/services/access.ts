@@ -11,7 +11,7 @@ import { HttpError } from '../plugins/errors';
 import type { Queryable } from './transaction';
 
 // Who may act on which patient's records. A patient may do everything on their own records; a
-// caregiver may do an action only when the patient granted the matching permission (SPEC section 6).
+// caregiver may do an action only when the patient granted the matching permission (src/domain/README.md).
 
 /** The patients whose records of each resource the caller may read: the filter of every pull. */
 export type ReadScope = Record<SyncedResource, string[]>;
@@ -77,7 +77,7 @@ export async function patientForCall(
 }
 
 /**
- * Writes need the beta-user policy accepted (SPEC section 1): the app asks before anything else, and the
+ * Writes need the beta-user policy accepted: the app asks before anything else, and the
  * server holds to it for any client, so nobody stores health data without having read what the beta means.
  */
 export async function hasAcceptedBetaPolicy(db: Queryable, userId: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import { HttpError } from '../plugins/errors';
 import { notAllowed } from './access';
 import type { Queryable } from './transaction';
 
-// Permission requests (SPEC section 3): a linked caregiver asks the patient for more permissions
+// Permission requests (README.md beside this file): a linked caregiver asks the patient for more permissions
 // ('pending'); the patient accepts (the permissions are merged into the link) or declines. Only what the
 // link does not already grant is asked for, and a link has at most one request waiting at a time (the
 // link's row is locked while that is checked, so two requests sent at once cannot both be stored).

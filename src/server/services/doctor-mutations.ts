@@ -92,7 +92,7 @@ export async function addDoctor(
 
 /**
  * The entry an id names: an entry's own id, or else the directory doctor_id of an entry in the patient's
- * list (SPEC's DELETE /doctors/{id} names the doctor, as GET /doctors/{id} does). Access is checked after,
+ * list (DELETE /api/doctors/:id may name the doctor, as GET /api/doctors/:id does). Access is checked after,
  * on the entry, as for any removal: a caller who may not read the list learns nothing (404 either way).
  */
 export async function doctorEntryIdOf(db: Queryable, id: string, patientId: string | null): Promise<string> {

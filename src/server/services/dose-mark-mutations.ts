@@ -12,7 +12,7 @@ import { prescriptionFor } from './prescription-mutations';
 import { answerAbout, defineMutations, type MutationContext } from './record-mutations';
 import { createRecord, findRecord, takeVersionLock, toWire, updateRecord, type WireRow } from './records';
 
-// Marking a dose taken or not taken: POST /api/prescriptions/schedule/taken (API.md), and the same change
+// Marking a dose taken or not taken: POST /api/prescriptions/schedule/taken, and the same change
 // replayed from a device's outbox. The patient marks their own doses; a caregiver needs EditPrescription
 // (ReadPrescription only lets them see the schedule). The mark keeps who marked it and when.
 //

@@ -32,7 +32,7 @@ import type { Queryable } from './transaction';
 
 const RESOURCE = 'lab_reports';
 
-/** The report as the API shows it: SPEC's lab_report_id, report_image and creation_date beside ours. */
+/** The report as the API shows it: lab_report_id, report_image and creation_date beside ours. */
 export function asLabReport(row: WireRow) {
   const wire = toWire(row) as LabReport;
   return {

@@ -3,12 +3,12 @@ import { extractLabReport } from '../../domain/lab-extraction';
 import { LAB_REPORT_MESSAGES as MESSAGES, type LabReportOcrResponse } from '../../domain/lab-reports';
 import { listedNames, matchByName, readUploadedDocument, type DocumentReaders } from './document-ocr';
 
-// POST /api/lab-reports/ocr (issue 12, point 3): reads a report the caller (or the patient they act for)
-// uploaded with the one OCR service, rebuilds its result table from where the words stand
+// POST /api/lab-reports/ocr (README.md beside this file): reads a report the caller (or the patient they
+// act for) uploaded with the one OCR service, rebuilds its result table from where the words stand
 // (domain/lab-extraction.ts), and answers what it found for the person to review: the doctor (matched
 // to the patient's doctors by name, case aside; left empty when none matches), the date, the rows with
 // the doubtful ones marked, and a suggested report type. A document with no result rows is not a lab
-// report as far as we can tell: SPEC section 8's message, in API.md's `{ data: { error } }`.
+// report as far as we can tell: the product's message for it, in `{ data: { error } }`.
 
 export async function readLabReportFile(
   deps: DocumentReaders,

@@ -33,7 +33,7 @@ import {
   type WireRow,
 } from './records';
 
-// Saving the patient's medical history: PUT /api/medical-history (API.md), and the same change replayed
+// Saving the patient's medical history: PUT /api/medical-history, and the same change replayed
 // from a device's outbox (POST /api/sync/push, resource medical_history, op create or update). Both are
 // one call, PUT /api/medical-history with the fields that changed: a create that updates the record when
 // it exists, as dose marks do. The record's id is made from the patient (medicalHistoryId), so two devices
@@ -46,7 +46,8 @@ import {
 // caller gets it assembled into lists (restAnswerOf, applied to fresh and replayed answers alike).
 //
 // Only the patient writes their history. A caregiver reads it with ReadMedicalHistory, the one permission
-// of the catalogue for it (SPEC section 6), so no caregiver may change it: 403 whatever they were granted.
+// of the catalogue for it (src/domain/README.md), so no caregiver may change it: 403 whatever they were
+// granted.
 
 const RESOURCE = 'medical_history';
 const PATH = '/api/medical-history';

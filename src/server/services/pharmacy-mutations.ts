@@ -28,7 +28,7 @@ import {
 // A patient's pharmacies: POST /api/pharmacies/add, PUT /api/pharmacies/:id ({ preferred }) and DELETE
 // /api/pharmacies/:id, shared by those routes and the batched replay. An entry holds the directory's
 // pharmacy_id and a copy of the pharmacy taken from the directory by the server. At most one entry is
-// preferred: making one preferred clears the others in the same transaction. The spec gives caregivers
+// preferred: making one preferred clears the others in the same transaction. The catalogue gives caregivers
 // no permission to change a patient's pharmacies (ReadPharmacy and SearchPharmacy only), so these are the
 // patient's own: a caregiver gets 403, another patient 404 for an entry.
 

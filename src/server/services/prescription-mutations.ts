@@ -36,7 +36,7 @@ import type { Queryable } from './transaction';
 
 const RESOURCE = 'prescriptions';
 
-/** The prescription as the API shows it: SPEC's prescription_id beside id. */
+/** The prescription as the API shows it: prescription_id, the product's name for it, beside id. */
 export const asPrescription = (row: WireRow) => ({ ...toWire(row), prescription_id: row.id }) as Prescription;
 
 /**

@@ -6,7 +6,7 @@ import { listedNames, matchByName, readUploadedDocument, type DocumentReaders } 
 
 export { matchByName };
 
-// "Add from a photo" (issue 11, point 2): POST /api/prescriptions/ocr reads a label photo the caller (or
+// "Add from a photo" (src/domain/README.md): POST /api/prescriptions/ocr reads a label photo the caller (or
 // the patient they act for) uploaded, with the one OCR service (src/server/ocr), and answers the fields
 // the label gave for the person to review: the medicine, strength, form, directions and the dose times
 // they mean, quantity, refills, the prescriber and pharmacy matched to the patient's own lists by name.

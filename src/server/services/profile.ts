@@ -7,7 +7,8 @@ import type { FileStorage } from '../plugins/storage';
 import type { Database } from '../db/client';
 import type { Queryable } from './transaction';
 
-// A user's profile, kept in the users table: SPEC section 3's fields plus what update-profile manages.
+// A user's profile, kept in the users table: id, name, role, email, zip code and the caregiver or patient
+// id, plus what update-profile manages.
 // Reading joins in the patient/caregiver ids, works out the age from the birth date and turns the
 // stored photo key into a signed, expiring link (the photo itself is in the file store).
 

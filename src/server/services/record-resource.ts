@@ -123,6 +123,8 @@ export function recordResource(declaration: GenericDeclaration): ServerResource 
     mayWrite(context, 'edit');
     await checkFiles(context, patch);
     const current = await recordFor(context, id, 'edit');
+    // A delete wins over an edit, and a deleted record has no fields left to check the edit against.
+    if (current.deletedAt) throw new HttpError(409, messages.deletedElsewhere);
     // The whole record is checked again as edited: two fields that must agree (a reading's kind and its
     // unit) may be changed one at a time.
     const merged = {

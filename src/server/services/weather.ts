@@ -1,6 +1,6 @@
 import { openMeteoForecastSchema, roundCoordinate, type WeatherAnswer } from '../../domain/weather';
 
-// The weather service by coordinates (SPEC section 7's external service; Open-Meteo's API shape), asked
+// The weather service by coordinates (Open-Meteo's API shape; src/server/routes/README.md), asked
 // on behalf of the device: GET <WEATHER_API_URL>/v1/forecast with the current temperature and weather
 // code. Coordinates are rounded to 2 decimals (about 1 km) before they leave the server, answers are kept
 // per rounded coordinate for 10 minutes (the service updates its current values every 15), and a call

@@ -1,8 +1,8 @@
 import zipcodes from 'zipcodes';
 import { AUTH_MESSAGES, type AddressBody } from '../../domain/auth';
 
-// US address check against the `zipcodes` package's offline table (SPEC section 7's "US zip-to-location
-// service", without a network call): the zip must exist, and the city and state must be the zip's.
+// US address check against the `zipcodes` package's offline table (the US zip-to-location service,
+// without a network call): the zip must exist, and the city and state must be the zip's.
 
 export type ValidatedAddress = {
   address: string;

@@ -12,7 +12,7 @@ import {
 } from './file-keys';
 
 // The default file store: local disk under DATA_DIR/files/<kind>/<random id>.<ext> (the one-machine
-// default of ARCHITECTURE.md). Files are never served by a public path: links are HMAC-signed and expire
+// default: src/README.md). Files are never served by a public path: links are HMAC-signed and expire
 // (GET /api/files/<key>?expires&signature, served by plugins/storage.ts, which checks them with verifyLink).
 
 export const FILE_ROUTE_PREFIX = '/api/files/';

@@ -10,7 +10,7 @@ import {
 import { DATE_DISPLAY, DATE_TIME_DISPLAY } from '../../../src/domain/dates';
 
 // The first screens format dates by hand (clock.ts) so that they load without Luxon or Intl's locale data;
-// everywhere else Luxon's tokens describe the SPEC's formats. These hold the two to the same text.
+// everywhere else Luxon's tokens describe the display formats. These hold the two to the same text.
 
 const instants = [
   '2027-04-01T09:00:00Z',
@@ -22,7 +22,7 @@ const instants = [
 ];
 
 describe('display formats without Luxon', () => {
-  it.each(instants)('formats %s as Luxon does with the SPEC tokens', (iso) => {
+  it.each(instants)('formats %s as Luxon does with the display format tokens', (iso) => {
     expect(formatDateTime(iso)).toBe(DateTime.fromISO(iso).toFormat(DATE_TIME_DISPLAY));
     expect(formatDate(iso)).toBe(DateTime.fromISO(iso).toFormat(DATE_DISPLAY));
   });

@@ -6,7 +6,7 @@ import {
   isDoseTime,
 } from '../../../src/domain/directions';
 
-// Issue 11: the directions on a prescription suggest the times of day for the schedule. Each row is one way
+// The directions on a prescription suggest the times of day for the schedule. Each row is one way
 // pharmacists and doctors write them, with the times, whether it is as needed, and the summary the form shows.
 
 type Row = [directions: string, times: string[], asNeeded: boolean, summary: string];

@@ -9,7 +9,7 @@ import {
   suggestReportType,
 } from '../../../src/domain/lab-analytes';
 
-// Issue 12: the analytes extraction knows, found by the names labs print, through OCR's confusions.
+// The analytes extraction knows, found by the names labs print, through OCR's confusions.
 
 const codeOf = (printed: string, unit?: string) => findAnalyte(printed, unit ? { unit } : {})?.code ?? null;
 

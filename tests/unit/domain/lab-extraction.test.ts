@@ -4,7 +4,7 @@ import { datesIn, cleanDoctorName } from '../../../src/domain/lab-extraction-met
 import { labResultSchema } from '../../../src/domain/lab-results';
 import { layoutPage, type PageOptions } from './lab-layout';
 
-// Issue 12: a lab report's table read from where OCR's words stand. Each page is written here as monospace
+// A lab report's table read from where OCR's words stand. Each page is written here as monospace
 // text and laid out as OCR reports it (lab-layout.ts).
 
 const extract = (lines: string[], options: PageOptions = {}) =>

@@ -12,7 +12,7 @@ import {
   type HistoryEntry,
 } from '../../../src/domain/medical-history';
 
-// The medical history's rules (issue 14 point 2): the record id made from the patient, the dates people
+// The medical history's rules: the record id made from the patient, the dates people
 // know (a year, a month or a day), the lists' limits, the PUT body (entry fields and whole lists), the one
 // assembler of stored entry fields into lists, and what a save stores.
 

@@ -6,7 +6,7 @@ import {
   type LabelReading,
 } from '../../../src/domain/prescription-label';
 
-// Issue 11: the OCR text of a pharmacy label or a paper prescription prefills the prescription form. Each case
+// The OCR text of a pharmacy label or a paper prescription prefills the prescription form. Each case
 // is a label as OCR gives it, with every field the form should show.
 
 const label = (...lines: string[]) => lines.join('\n');

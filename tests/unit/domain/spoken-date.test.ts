@@ -83,11 +83,11 @@ describe('parseSpokenDate', () => {
     expect(parseSpokenDate(spoken, TODAY)).toEqual({ date: expected });
   });
 
-  it.each(REFUSED)('refuses %j with the SPEC text', (spoken) => {
+  it.each(REFUSED)('refuses %j with the product text', (spoken) => {
     expect(parseSpokenDate(spoken, TODAY)).toEqual({ error: SPOKEN_DATE_ERROR });
   });
 
-  it('uses the SPEC error text word for word', () => {
+  it('uses the product error text word for word', () => {
     expect(SPOKEN_DATE_ERROR).toBe("Couldn't understand the date. Please try again.");
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPlausibleEmail, spokenEmailToText } from '../../../src/domain/spoken-email';
 
 const HEARD: [string, string][] = [
-  // SPEC section 5's rules.
+  // The rules of src/domain/README.md.
   ['rosa dot diaz at example dot com', 'rosa.diaz@example.com'],
   ['john attherate mail dot org', 'john@mail.org'],
   ['Anna B At Clinic Dot Net', 'annab@clinic.net'],

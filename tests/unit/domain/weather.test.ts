@@ -15,7 +15,7 @@ const answer = (current: Record<string, unknown>) => ({
   current: { temperature_2m: 21.4, weather_code: 0, is_day: 1, time: '2026-11-24T14:00', ...current },
 });
 
-describe('weatherGreeting (SPEC section 9)', () => {
+describe('weatherGreeting', () => {
   it.each([
     [0, 'Morning'],
     [11, 'Morning'],
@@ -32,7 +32,7 @@ describe('weatherGreeting (SPEC section 9)', () => {
   });
 });
 
-describe('isNight (SPEC section 9)', () => {
+describe('isNight', () => {
   it('is night before 06:00 and after 18:00; 06:00 and 18:00 exactly are day', () => {
     expect(isNight(0)).toBe(true);
     expect(isNight(5, 59)).toBe(true);

@@ -21,7 +21,7 @@ import { clearSession, readSession, storeSession } from '../../../src/local/sess
 import { fakeServer, storedAnywhere, tokenFor, type Answer, type Call } from './support';
 import { FREE, MONTHLY, subscription } from '../fixtures/billing';
 
-// Plans and the subscription on the device (issue 13): each answer is saved in the replica's `billing` table
+// Plans and the subscription on the device: each answer is saved in the replica's `billing` table
 // (what the screen reads, offline too), a checkout still to pay never overwrites the saved plan, the plan
 // choice before sign-in goes without anyone's token and saves nothing, the login's 403
 // SUBSCRIPTION_REQUIRED becomes a typed error carrying its body, and failures read in the right words.

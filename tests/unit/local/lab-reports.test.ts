@@ -12,7 +12,7 @@ import {
 } from '../../../src/local/lab-reports';
 import { pushChangeFor } from '../../../src/local/sync-resources';
 
-// Lab reports on the device (issue 12, point 4): every write lands in the table and the outbox together,
+// Lab reports on the device: every write lands in the table and the outbox together,
 // a report chosen offline keeps its file on the device ('Waiting to upload') and is read once the file is
 // uploaded, and what was read waits for the person's review: nothing unreviewed is saved to the report.
 

@@ -9,7 +9,7 @@ import {
 } from '../../../src/local/medical-history';
 import { pushChangeFor } from '../../../src/local/sync-resources';
 
-// The medical history on the device (issue 14 point 2): every save lands in the table and the outbox in one
+// The medical history on the device: every save lands in the table and the outbox in one
 // transaction; each entry is a field of its own (`<list>:<id>`, null once removed). Without a server copy a
 // save is a create of the record made from the patient's id carrying only the fields this device wrote (so
 // it never blanks another device's), and with one it is an update of the one entry changed, on the version

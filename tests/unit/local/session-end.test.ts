@@ -21,7 +21,7 @@ import { startSync } from '../../../src/local/sync-client';
 import { stopSync } from '../../../src/local/sync-trigger';
 import { fakeServer, profileOf, storedAnywhere, tokenFor, type Answer, type Call } from './support';
 
-// Issue 7, point 3: the device forgets a person when their session ends. A 401 on any signed-in call (the
+// The device forgets a person when their session ends (src/local/README.md). A 401 on any signed-in call (the
 // app's HTTP client, the sync engine's push and pull) deletes the replica's records and the token, and keeps
 // only the person's unsent changes until they sign in again; logout tells the server and deletes everything.
 
@@ -307,7 +307,7 @@ describe('logout', () => {
   });
 });
 
-describe('account calls of issue 7', () => {
+describe('account calls', () => {
   it('lists the sessions and ends one by id', async () => {
     await aliceSignedIn({ unsent: false });
     const listed = [

@@ -30,7 +30,7 @@ describe('session', () => {
     expect(await readSessionCopy()).toEqual({ userId: 'user-8', token: tokenFor('user-8') });
   });
 
-  it('keeps the token in IndexedDB only (role under its SPEC key) and reads the user id from the token', async () => {
+  it('keeps the token in IndexedDB only (role under its own key) and reads the user id from the token', async () => {
     await storeSession(tokenFor('user-1'), 'Patient');
     expect(readSession()).toEqual({ token: tokenFor('user-1'), role: 'Patient', userId: 'user-1' });
     expect(localStorage.getItem('role')).toBe('Patient');

@@ -17,7 +17,7 @@ import {
 } from './speech-fakes';
 
 // local/speech.ts: the isSpeechEnabled preference, reading aloud (never while disabled), and hearing one
-// phrase, with SPEC section 8's texts when recognition is missing or fails.
+// phrase, with the product's texts (src/app/README.md) when recognition is missing or fails.
 
 let synthesis: FakeSynthesis;
 beforeEach(() => {

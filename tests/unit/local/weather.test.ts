@@ -15,7 +15,7 @@ import {
 } from '../../../src/local/weather';
 import { fakeServer, type Answer, type Call } from './support';
 
-// The header's weather on the device: the position is asked with SPEC section 9's timeout, the server is
+// The header's weather on the device: the position is asked with a 5,000 ms timeout, the server is
 // asked with it rounded, the answer is kept in the replica and read back (offline) with its time, and
 // every failure is only logged: no toast, and the weather kept before stays.
 

@@ -22,7 +22,7 @@ import {
 } from './subscription-store';
 import { handleWebhook, type WebhookOutcome } from './webhooks';
 
-// What a patient can do with their plan (SPEC section 7, Subscriptions): choose one, move from monthly
+// What a patient can do with their plan (README.md beside this file): choose one, move from monthly
 // to yearly, cancel, renew. Paid changes go through the payment provider; what it answers is stored at
 // once (and again when its webhook arrives, which changes nothing twice). A free plan needs no provider.
 

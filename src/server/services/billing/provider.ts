@@ -53,7 +53,7 @@ export interface PaymentProvider {
   retrieveSubscription(subscriptionId: string): Promise<ProviderSubscription>;
   /** Moves the subscription to another plan (month to year), prorated by the provider. */
   changePlan(subscriptionId: string, plan: ProviderPlan): Promise<ProviderSubscription>;
-  /** Cancels at once (the spec's confirm text: "This action cannot be undone"). */
+  /** Cancels at once (the confirm text: "This action cannot be undone"). */
   cancel(subscriptionId: string): Promise<ProviderSubscription>;
   /**
    * A new subscription to `plan` charged to the card the customer already gave (renewing after a

@@ -75,7 +75,7 @@ export function fromStripeSubscription(object: StripeSubscriptionLike): Provider
   };
 }
 
-/** The event types the handler acts on (SPEC section 7's flow; every other type is acknowledged and left). */
+/** The event types the handler acts on (README.md beside this file); any other is acknowledged and left. */
 export const HANDLED_EVENT_TYPES = [
   'checkout.session.completed',
   'customer.subscription.created',

@@ -1,8 +1,9 @@
 import { deriveKey, keyedHash, safeEqualText } from '../signing';
 
-// The short-lived token of the login's 403 SUBSCRIPTION_REQUIRED (API.md): it lets that person, and only
-// them, choose a plan before they can sign in. It names the user and its expiry and is signed with a key
-// of its own, so it cannot pass for a session token or for anything else the server signs.
+// The short-lived token of the login's 403 SUBSCRIPTION_REQUIRED (README.md beside this file): it lets
+// that person, and only them, choose a plan before they can sign in. It names the user and its expiry and
+// is signed with a key of its own, so it cannot pass for a session token or for anything else the server
+// signs.
 
 export const SUBSCRIBE_TOKEN_TTL_SECONDS = 30 * 60;
 

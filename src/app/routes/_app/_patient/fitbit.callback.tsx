@@ -3,7 +3,8 @@ import { FitbitCallbackPage, type FitbitCallbackSearch } from '../../../features
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-// Where Fitbit sends the patient back (SPEC section 2): ?code= (and state), or ?error= when they said no.
+// Where Fitbit sends the patient back (src/server/services/fitbit/README.md): ?code= (and state), or
+// ?error= when they said no.
 export const Route = createFileRoute('/_app/_patient/fitbit/callback')({
   validateSearch: (search: Record<string, unknown>): FitbitCallbackSearch => ({
     code: text(search.code),

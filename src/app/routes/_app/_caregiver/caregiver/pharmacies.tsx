@@ -5,7 +5,7 @@ import { useSelectedPatientId } from '../../../../shell/use-selected-patient';
 import { useCaregiverPermissions } from '../../../../shell/use-caregiver-permissions';
 
 // The route itself needs ReadPharmacy (the caregiver route table). A caregiver never changes a patient's
-// pharmacies (the spec gives no such permission); Search Pharmacy lets them look one up in the directory.
+// pharmacies (the catalogue has no such permission); Search Pharmacy lets them look one up in the directory.
 export const Route = createFileRoute('/_app/_caregiver/caregiver/pharmacies')({
   component: function CaregiverPharmacies() {
     const patientId = useSelectedPatientId();
