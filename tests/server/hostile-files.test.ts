@@ -121,6 +121,15 @@ describe('every decode runs under a memory ceiling', () => {
     );
   }, 60_000);
   afterAll(async () => generous.close());
+  // The patient's session row is written by the first server as its token is handed out, and that server
+  // waits for the write before answering: one call there first, so this second server finds the session.
+  beforeEach(async () => {
+    const ready = await as(ctx, patient, {
+      method: 'GET',
+      url: `/api/appointments?patient=${patient.patientId}`,
+    });
+    expect(ready.statusCode, ready.body).toBe(200);
+  });
 
   it('a grid bomb past the pixel cap fails alone in its sandbox (422), the server unmoved, and the next photo converts', async () => {
     const bomb = heifGrid({ columns: 8, rows: 20, unusedClap: true });

@@ -9,11 +9,22 @@ import * as schema from './schema';
 // default, node-postgres when DATABASE_URL is set. Both get the same schema and the same migrations.
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type DatabaseHandle = { db: Database; driver: 'pglite' | 'postgres'; close: () => Promise<void> };
+export type DatabaseHandle = {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+  /** PGlite only: the whole database as a tarball, for `pgliteSnapshot` (tests start from a migrated one). */
+  snapshot?: () => Promise<Blob>;
+};
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export type DatabaseOptions = { databaseUrl?: string | undefined; pgliteDir?: string | undefined };
+export type DatabaseOptions = {
+  databaseUrl?: string | undefined;
+  pgliteDir?: string | undefined;
+  /** PGlite only: start from this snapshot (DatabaseHandle.snapshot) instead of an empty database. */
+  pgliteSnapshot?: Blob | undefined;
+};
 
 /** Opens the database and applies every pending migration before returning. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -32,10 +43,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = options.pgliteDir;
   if (dir && !dir.startsWith('memory://')) mkdirSync(dir, { recursive: true }); // PGlite won't create it
-  const client = new PGlite(dir, { extensions: { pg_trgm } });
+  const client = new PGlite(dir, {
+    extensions: { pg_trgm },
+    ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
+  });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
-  return { db, driver: 'pglite', close: () => client.close() };
+  return {
+    db,
+    driver: 'pglite',
+    close: () => client.close(),
+    snapshot: async () => await client.dumpDataDir('none'),
+  };
 }
 
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
