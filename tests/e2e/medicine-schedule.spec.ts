@@ -193,6 +193,14 @@ test.describe('at 390 x 844', () => {
     );
     await expectNoHorizontalOverflow(page, medicinesCard(page));
     await expectNoAxeViolations(page);
+
+    // The full schedule on /caregiver/prescriptions: the doses, and still no way to mark them.
+    await medicinesCard(page).getByRole('link', { name: 'Open the full schedule' }).click();
+    await expect(page).toHaveURL(/\/caregiver\/prescriptions$/);
+    const schedule = page.getByTestId('medicine-schedule');
+    await expect(schedule.getByTestId('dose').filter({ hasText: MEDICINE })).toHaveCount(2);
+    await expect(schedule.getByRole('button', { name: 'Taken', exact: true })).toHaveCount(0);
+    await expect(schedule.getByRole('button', { name: 'Not taken', exact: true })).toHaveCount(0);
   });
 
   test('a caregiver without Read Prescription keeps the text card, first on Home', async ({

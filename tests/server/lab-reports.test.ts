@@ -205,6 +205,17 @@ describe('lab reports', () => {
     expect(types(await list(patient))).toEqual(['Lipid Panel']);
   });
 
+  it('judges a future report date at tomorrow’s edge in UTC, where a zone ahead of it already is', async () => {
+    const dayInUtc = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    for (const offset of [0, 1]) {
+      const response = await addForm(patient, fields({ report_date: dayInUtc(offset) }));
+      expect(response.statusCode, `${dayInUtc(offset)}: ${response.body}`).toBe(201);
+    }
+    const past = await addForm(patient, fields({ report_date: dayInUtc(2) }));
+    expect([past.statusCode, messageOf(past)]).toEqual([400, LAB_REPORT_MESSAGES.reportDateFuture]);
+  });
+
   it('refuses bad input with the product’s messages and stores nothing', async () => {
     const cases: [Record<string, string>, Buffer | null, number, string][] = [
       [fields({ report_date: '' }), PDF, 400, LAB_REPORT_MESSAGES.reportDateRequired],

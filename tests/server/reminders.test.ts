@@ -109,6 +109,21 @@ describe('medicine reminders', () => {
     expect(received(phone.endpoint).map((reminder) => reminder.time)).toEqual(['20:00']);
   });
 
+  it('sends each reminder once when two servers sweep at the same moment', async () => {
+    const phone = await subscribe(patient);
+    await prescribe({ times: ['08:00'] });
+    const second = await startTestApp(env, { sharesDatabaseWith: ctx });
+    try {
+      // On Postgres the sweeps really overlap (each its own connections): only the claim decides.
+      // (A server asked again while its sweep runs answers that sweep's count: what counts is what arrived.)
+      await Promise.all([ctx, second, ctx, second].map((server) => server.app.reminders.runOnce(at(1000))));
+      expect(received(phone.endpoint).map((reminder) => reminder.time)).toEqual(['08:00']);
+      expect(push.messages).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('sends a due dose to the patient once, and its Taken action marks the dose', async () => {
     const phone = await subscribe(patient);
     const tablet = await subscribe(patient);

@@ -86,6 +86,53 @@ const storedKeys = async () =>
 const versionOf = (result: PushResult | undefined) =>
   (result?.body as { data: { version: number } } | undefined)?.data.version ?? -1;
 
+describe('Idempotency-Keys are each person’s own', () => {
+  it('takes another person’s key as a new request, by push and by REST, and replays each their own answer', async () => {
+    const other = await makePerson(ctx, 'Patient', 'Olga Other');
+    const key = 'shared-key-0001';
+    const mine = { ...createItem(patient.patientId, { appointment_title: 'Mine' }), idempotency_key: key };
+    const theirs = { ...createItem(other.patientId, { appointment_title: 'Theirs' }), idempotency_key: key };
+    const [first] = await pushOk(patient, [mine]);
+    const [second] = await pushOk(other, [theirs]);
+    expect([first?.status, second?.status]).toEqual([201, 201]);
+    // Each replay answers its own person's change, never the other's (nor "already used").
+    const [mineAgain] = await pushOk(patient, [mine]);
+    const [theirsAgain] = await pushOk(other, [theirs]);
+    expect([mineAgain?.status, theirsAgain?.status]).toEqual([201, 201]);
+    expect(JSON.stringify(mineAgain)).toContain(mine.id);
+    expect(JSON.stringify(theirsAgain)).toContain(theirs.id);
+    expect(JSON.stringify(theirsAgain)).not.toContain(mine.id);
+
+    const rest = (person: Person, body: Record<string, unknown>) =>
+      as(ctx, person, {
+        method: 'POST',
+        url: '/api/appointments',
+        payload: body,
+        headers: { 'idempotency-key': 'shared-rest-key-0001' },
+      });
+    const restMine = { id: randomUUID(), ...visit(patient.patientId, { appointment_title: 'Mine by REST' }) };
+    const restTheirs = {
+      id: randomUUID(),
+      ...visit(other.patientId, { appointment_title: 'Theirs by REST' }),
+    };
+    expect((await rest(patient, restMine)).statusCode).toBe(201);
+    expect((await rest(other, restTheirs)).statusCode).toBe(201);
+    for (const [person, body] of [
+      [other, restTheirs],
+      [patient, restMine],
+    ] as const) {
+      const replay = await rest(person, body);
+      expect([replay.statusCode, replay.headers['idempotent-replayed'], replay.json().data.id]).toEqual([
+        201,
+        'true',
+        body.id,
+      ]);
+    }
+    const titles = (await storedRecords()).map((row) => row.data.appointment_title).sort();
+    expect(titles).toEqual(['Mine', 'Mine by REST', 'Theirs', 'Theirs by REST']);
+  });
+});
+
 describe('POST /api/sync/push', () => {
   it('applies creates, updates and deletes in order and answers each as its REST call', async () => {
     const first = createItem(patient.patientId, { location: 'City Clinic' });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_PREFIX, KincareDb, type SyncedRow } from '../../../src/local/db';
-import { applyServerState, shadowKey } from '../../../src/local/outbox';
+import { applyServerState, enqueue, shadowKey } from '../../../src/local/outbox';
 
 // applyServerState told that nothing of the record is queued any more (the usual answer to a push) takes
 // a shorter way: it must leave the device exactly as the general way does, and never show an older copy
@@ -71,5 +71,29 @@ describe('the server state of a record with nothing queued', () => {
     const db = await replica({ version: 5, data: row('Newer', 5) });
     await applyServerState(db, 'appointments', ID, { version: 3, data: row('Answered', 3) }, true);
     expect(await stateOf(db)).toEqual({ view: row('Newer', 5), shadow: null });
+  });
+});
+
+describe('edits queued offline, then a pull', () => {
+  it('keeps every queued edit on top of the server’s newer copy, not only the last one', async () => {
+    const db = await replica({ version: 2, data: row('Check-up', 2) });
+    // Offline, two edits of the same record, to different fields.
+    await enqueue(db, {
+      resource: 'appointments',
+      id: ID,
+      op: 'update',
+      payload: { notes: 'Bring the scans' },
+    });
+    await enqueue(db, { resource: 'appointments', id: ID, op: 'update', payload: { location: 'Room 4' } });
+    // A pull brings the server's copy, changed meanwhile by another device.
+    await db.transaction('rw', [db.appointments, db.serverRows, db.outbox], () =>
+      applyServerState(db, 'appointments', ID, { version: 3, data: row('Cardiology check-up', 3) }),
+    );
+    expect(await db.appointments.get(ID)).toMatchObject({
+      appointment_title: 'Cardiology check-up',
+      notes: 'Bring the scans',
+      location: 'Room 4',
+    });
+    expect(await db.outbox.count()).toBe(2);
   });
 });
