@@ -91,7 +91,7 @@ test.describe('on a phone', () => {
       .poll(() => serverHistory(request, token))
       .toEqual(['mood: Good', 'sleep: 7 hours', 'pain: 2 out of 10', 'pain_location: Back']);
 
-    // Skipping the rest closes the day, with the spec's words.
+    // Skipping the rest closes the day, with the product's words.
     await card(page).getByRole('button', { name: 'Skip today' }).click();
     await expect(card(page)).toContainText('No problem. You can check in again tomorrow.');
     await expect(card(page).getByRole('button', { name: 'Check in now' })).toBeVisible();

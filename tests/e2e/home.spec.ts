@@ -373,7 +373,7 @@ test.describe('on a phone, each state at both sizes', () => {
     page,
     request,
   }) => {
-    // Signed out: the spec's text, why, and sign-in.
+    // Signed out: the product's text, why, and sign-in.
     await page.goto('/unauthorized');
     await expect(page.getByRole('heading', { name: 'Unauthorized Access' })).toBeVisible();
     await expect(main(page)).toContainText('This page needs you to be signed in.');

@@ -186,7 +186,7 @@ test.describe('on a phone', () => {
     );
     await atEachViewport(page, () => checkScreen(page));
 
-    // Submitting without a file says so, in the spec's words.
+    // Submitting without a file says so, in the product's words.
     await form.getByRole('button', { name: 'Submit' }).click();
     await expect(form.getByText('Report file is required')).toBeVisible();
     await expect(form.getByText('Report Date is required')).toBeVisible();
@@ -255,7 +255,7 @@ test.describe('on a phone', () => {
       .poll(async () => (await serverReports(request, token)).map((row) => row.report_type))
       .toEqual(['BMP follow-up']);
 
-    // Delete asks first, in the spec's words.
+    // Delete asks first, in the product's words.
     await edited.getByRole('button', { name: /^Delete/ }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
     await expect(confirm).toContainText(MESSAGES.confirm);

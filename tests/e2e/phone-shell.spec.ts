@@ -45,7 +45,7 @@ async function expectInsideViewport(page: Page, box: Locator) {
 test.describe('a patient on a phone', () => {
   test.use({ viewport: PHONES[0], patientName: 'Tess Thumb' });
 
-  test('gets a tab bar, a More sheet in the spec order, and a shell that fits', async ({
+  test('gets a tab bar, a More sheet in the menu order, and a shell that fits', async ({
     patientPage: page,
   }) => {
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -75,7 +75,7 @@ test.describe('a patient on a phone', () => {
       });
       expect(toasterBottom).toBeGreaterThanOrEqual((await tabs.boundingBox())?.height ?? Infinity);
 
-      // More: the rest of the menu in the spec's order, then Logout, as a sheet on the screen.
+      // More: the rest of the menu in the menu's order, then Logout, as a sheet on the screen.
       await tabs.getByRole('button', { name: 'More' }).click();
       const sheet = page.getByTestId('more-sheet');
       await expect(sheet).toBeVisible();
@@ -190,7 +190,7 @@ test.describe('on a 390 x 844 phone', () => {
     await expectNoAxeViolations(page);
   });
 
-  test("a caregiver gets 'Select Patient' in the header, and only the tabs the spec's rules allow", async ({
+  test("a caregiver gets 'Select Patient' in the header, and only the tabs their permissions allow", async ({
     page,
     request,
   }) => {

@@ -157,3 +157,30 @@ test('the offline message of the profile form goes away when the connection is b
   await context.setOffline(false);
   await expect(form.getByRole('alert')).toHaveCount(0);
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+])
+  test(`choosing a theme applies it where the person is, without moving the page (${viewport.width} px)`, async ({
+    patientPage: page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.getByRole('link', { name: 'Profile' }).first().click();
+    await expect(page).toHaveURL(/\/profile$/);
+    const appearance = page.getByRole('group', { name: 'Appearance' });
+    await appearance.scrollIntoViewIfNeeded();
+    const before = await appearance.boundingBox();
+    for (const [choice, theme] of [
+      ['Dark', 'dark'],
+      ['Light', 'light'],
+    ] as const) {
+      await appearance.getByText(choice, { exact: true }).click();
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      const after = await appearance.boundingBox();
+      // The hidden radio that took the focus lies inside its label: the page has no reason to scroll.
+      expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0)), `${choice}: the choices moved`).toBeLessThan(2);
+    }
+    await expect(appearance.getByRole('radio', { name: 'Light' })).toBeChecked();
+    await expectNoAxeViolations(page);
+  });

@@ -183,7 +183,7 @@ test.describe('on a phone', () => {
       { lang: 'en-US', interimResults: false, maxAlternatives: 1 },
     ]);
 
-    // Report Date: a spoken date is stored as YYYY-MM-DD; nonsense gets the spec's text and keeps it.
+    // Report Date: a spoken date is stored as YYYY-MM-DD; nonsense gets the product's text and keeps it.
     const dateField = form.locator('input[name="report_date"]');
     const dateMic = form.getByRole('button', { name: 'Speak the Report Date' });
     await dateMic.click();

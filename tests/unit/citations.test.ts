@@ -21,6 +21,7 @@ const NEVER = ['tests/lint/fixtures/', 'tests/unit/citations.test.ts'];
 /** What a citation of a document outside the repository looks like, by what it cites. */
 const CITATIONS: readonly { cites: string; pattern: RegExp }[] = [
   { cites: 'the spec', pattern: /\bSPEC\b/ }, // SPECIALITIES and SPEC_CAREGIVER_ROUTES are names, not citations
+  { cites: 'the spec', pattern: /\bthe spec\b(?!\.|\s+file)|\bspec['’]s\b/i }, // a *.spec.ts file is not it
   { cites: 'API.md', pattern: /\bAPI\.md\b/i },
   { cites: 'ARCHITECTURE.md', pattern: /\bARCHITECTURE\b/ },
   { cites: 'the design card', pattern: /\bDESIGN-CARD\b|\bdesign card\b/i },

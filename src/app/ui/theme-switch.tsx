@@ -18,7 +18,7 @@ export function ThemeSwitch() {
           return (
             <label
               key={value}
-              className={`flex min-h-11 cursor-pointer items-center justify-center gap-2 rounded-control border px-2 text-base font-semibold has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-focus ${
+              className={`relative flex min-h-11 cursor-pointer items-center justify-center gap-2 rounded-control border px-2 text-base font-semibold has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-focus ${
                 current === value
                   ? 'border-primary bg-primary-soft text-primary-strong'
                   : 'border-border-strong bg-surface text-text hover:bg-surface-muted'

@@ -156,7 +156,7 @@ describe('error catalogue', () => {
 
 describe('permissions', () => {
   it('holds the permission catalogue', () => {
-    // The spec's 19, and Vitals' four (read, add, edit, delete).
+    // The first 19, and Vitals' four (read, add, edit, delete).
     expect(PERMISSIONS).toHaveLength(23);
     expect(PERMISSIONS).toContain('ViewDoctorProfile');
     expect(PERMISSIONS).toEqual(

@@ -1,12 +1,12 @@
 import type { LabFlag, ReviewReason } from '../../../domain/lab-results';
 
-// How the lab report screen names things: dates in the spec's yyyy/MM/dd, flags and review reasons in words.
+// How the lab report screen names things: dates as yyyy/MM/dd, flags and review reasons in words.
 
 /** The screen's constants: the filter waits 500 ms, the preview is 500 px high. */
 export const LAB_FILTER_DEBOUNCE_MS = 500;
 export const LAB_PREVIEW_HEIGHT_PX = 500;
 
-/** '2026-03-14' or an ISO time -> '2026/03/14' (the spec's display format); '' when not a date. */
+/** '2026-03-14' or an ISO time -> '2026/03/14' (the screen's display format); '' when not a date. */
 export function displayDate(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   if (!match) return '';

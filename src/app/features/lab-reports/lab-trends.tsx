@@ -6,7 +6,7 @@ import { EmptyState } from '../../ui/page';
 import { displayDate } from './lab-report-format';
 import { trendSeries, valueScale, type TrendPoint, type TrendSeries } from './lab-trends-data';
 
-// Trends (beyond the spec): one test followed across the patient's reports, from the device's table (so it
+// Trends: one test followed across the patient's reports, from the device's table (so it
 // works offline). A plain SVG line (a chart library would cost more than the screen), its reference range
 // as a shaded band, values outside it drawn larger in the alarm colour. The drawing is hidden from screen
 // readers: a sentence and a table beside it say the same in words.

@@ -39,7 +39,7 @@ export function useBillingView(): BillingView {
   );
 }
 
-/** A failed fetch says so with the spec's store default, only when online (offline the saved copy shows). */
+/** A failed fetch says so with the store's default words, only when online (offline the saved copy shows). */
 export function reportFetchFailure(fallback: string) {
   return (error: unknown) => {
     if (navigator.onLine && isReportable(error))

@@ -20,7 +20,7 @@ import type { VitalSettings } from './vital-settings';
 // person's unit rounded as that unit is read, whether it lies outside their target (in words), and the
 // day-by-day series the charts draw.
 
-/** A reading's time on the clock it was taken by (its own offset): 'Today, 08:15', or the spec's format. */
+/** A reading's time on the clock it was taken by (its own offset): 'Today, 08:15', or the app's date and time. */
 export function measuredAtText(iso: string, now: Date = new Date()): string {
   // In English whatever the device's language, as every date of the app is (domain/clock.ts).
   const at = DateTime.fromISO(iso, { setZone: true, locale: 'en-US' });
