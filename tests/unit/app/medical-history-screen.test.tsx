@@ -56,7 +56,10 @@ describe('the patient', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Add condition' }));
     expect(await within(form).findByText('Enter a date as YYYY-MM-DD, YYYY-MM or YYYY.')).toBeTruthy();
     expect(await db.outbox.count()).toBe(0);
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Onset' }), { target: { value: '2010-03' } });
+    // A month as a person writes it is taken, and kept as 2010-03.
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Onset' }), {
+      target: { value: 'March 2010' },
+    });
     fireEvent.change(within(form).getByRole('combobox', { name: 'Status' }), {
       target: { value: 'managed' },
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partialDateOfText } from '../../../domain/partial-date';
 import {
   ALCOHOL_VALUES,
   ALLERGY_SEVERITIES,
@@ -236,7 +237,8 @@ export function valueOfFormText(fields: readonly FieldSpec[], values: FormText):
   return Object.fromEntries(
     fields.map((field) => {
       const value = values[field.name] ?? '';
-      if (field.kind === 'date') return [field.name, value.trim() === '' ? null : value.trim()];
+      // 'March 2015' is stored as 2015-03: a person writes a month as they would say it.
+      if (field.kind === 'date') return [field.name, value.trim() === '' ? null : partialDateOfText(value)];
       if (field.kind === 'select' && value === '') return [field.name, undefined];
       return [field.name, value];
     }),
