@@ -1,8 +1,8 @@
 // `npm test`: every check, in order, stopping at the first failure: type check and lint (side by side),
-// unit and server tests on PGlite, then the browser tests in Chromium against a fresh build (after checking
-// the build's first-load JavaScript against its budget, tests/build/budget.mjs) with, beside them, the
-// server tests again on Postgres when DATABASE_URL is set. Prints how long each stage took, and one
-// closing line with the number of tests.
+// unit and server tests on PGlite, the server tests again on Postgres when DATABASE_URL is set, then the
+// browser tests in Chromium against a fresh build, after checking the build's first-load JavaScript against
+// its budget (tests/build/budget.mjs). Prints how long each stage took, and one closing line with the number
+// of tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,11 +24,7 @@ function run(title, command, args, env = {}, count = () => {}) {
   if (result.status !== 0) fail(title, result.status);
 }
 
-/** Checks started in the background (startInBackground), stopped when the run fails before they end. */
-const background = new Set();
-
 function fail(title, status) {
-  for (const child of background) child.kill('SIGTERM');
   console.error(`\n${title} failed.`);
   printTotals();
   process.exit(status ?? 1);
@@ -39,7 +35,19 @@ function fail(title, status) {
  * and the linter use one core each), and prints each one's output whole once it has ended.
  */
 async function runTogether(steps) {
-  const ended = await Promise.all(steps.map((step) => startInBackground(step).ended));
+  const ended = await Promise.all(
+    steps.map(
+      ({ title, command, args }) =>
+        new Promise((resolve) => {
+          const began = Date.now();
+          const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status) => resolve({ title, status, output, seconds: secondsSince(began) }));
+        }),
+    ),
+  );
   for (const { title, output, seconds } of ended) {
     console.log(`\n=== ${title} ===`);
     process.stdout.write(output);
@@ -47,29 +55,6 @@ async function runTogether(steps) {
   }
   const failed = ended.find(({ status }) => status !== 0);
   if (failed) fail(failed.title, failed.status);
-}
-
-/**
- * Starts a check as a process of its own, its output kept to be printed whole: `ended` resolves with its
- * title, exit status, output and how long it took.
- */
-function startInBackground({ title, command, args, env = {} }) {
-  const began = Date.now();
-  const child = spawn(command, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  background.add(child);
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const ended = new Promise((resolve) =>
-    child.on('close', (status) => {
-      background.delete(child);
-      resolve({ title, status, output, seconds: secondsSince(began) });
-    }),
-  );
-  return { ended };
 }
 
 function countVitest(file) {
@@ -121,31 +106,30 @@ run(
   {},
   () => countVitest(join(resultsDir, 'vitest.json')),
 );
-// The Postgres pass runs beside the build and the browser tests: those mostly wait (on the browser, the
-// network, timers) and left more than half of this 2-core machine idle, which the Postgres pass fills. Its
-// output is printed whole once it ends.
-const postgresPass = process.env.DATABASE_URL
-  ? startInBackground({
-      title: 'Server and sync tests (Postgres)',
-      command: 'npx',
-      // Two workers: each has a database of its own, made from DATABASE_URL's and dropped at the end
-      // (tests/server/worker-database.ts); on the one shared database the files had to run one at a time.
-      args: [
-        'vitest',
-        'run',
-        '--project',
-        'server',
-        '--project',
-        'sync',
-        '--maxWorkers=2',
-        ...vitestJson('vitest-pg.json'),
-      ],
-      // The fuzz gate's full 10,000 requests ran on PGlite; what it tests (the server's handling of hostile
-      // input) does not depend on the database, so Postgres gets a shorter run of the same generator.
-      env: { TEST_DATABASE: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' },
-    })
-  : null;
-if (!postgresPass) console.log('\nDATABASE_URL is not set: the server tests ran on PGlite only.');
+if (process.env.DATABASE_URL) {
+  // Two workers here too: each has a database of its own, made from DATABASE_URL's and dropped at the end
+  // (tests/server/worker-database.ts); on the one shared database the files had to run one at a time.
+  run(
+    'Server and sync tests (Postgres)',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      'server',
+      '--project',
+      'sync',
+      '--maxWorkers=2',
+      ...vitestJson('vitest-pg.json'),
+    ],
+    // The fuzz gate's full 10,000 requests ran on PGlite; what it tests (the server's handling of hostile
+    // input) does not depend on the database, so Postgres gets a shorter run of the same generator.
+    { TEST_DATABASE: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' },
+    () => countVitest(join(resultsDir, 'vitest-pg.json')),
+  );
+} else {
+  console.log('\nDATABASE_URL is not set: the server tests ran on PGlite only.');
+}
 run('Chromium', 'node', ['tests/e2e/ensure-chromium.mjs']);
 run('Build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 // Each first page within its gzip JavaScript budget (a page over it fails, naming its chunks).
@@ -160,12 +144,4 @@ run(
   { E2E_DATA_DIR: e2eDir },
   () => countPlaywright(join(e2eDir, 'e2e-results.json')),
 );
-if (postgresPass) {
-  const { title, status, output, seconds } = await postgresPass.ended;
-  console.log(`\n=== ${title} (ran beside the browser tests) ===`);
-  process.stdout.write(output);
-  stages.push([`${title}, beside the browser tests`, seconds]);
-  countVitest(join(resultsDir, 'vitest-pg.json'));
-  if (status !== 0) fail(title, status);
-}
 printTotals();
