@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { CHECK_IN_TEXTS } from '../../../src/domain/check-in';
 import { checkInId } from '../../../src/domain/check-in-steps';
 import { deviceDay } from '../../../src/domain/clock';
@@ -115,6 +115,19 @@ describe('the patient', () => {
     expect(toasts).toEqual([CHECK_IN_TEXTS.completed]);
     expect(screen.getByTestId('check-in').getAttribute('data-status')).toBe('completed');
     expect(screen.getByRole('button', { name: 'Start again' })).toBeDefined();
+
+    // Starting again erases the day's answers: it asks first, and Cancel keeps them.
+    await tap('Start again');
+    const dialog = await screen.findByRole('dialog', { name: 'Start today’s check-in again?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('check-in').getAttribute('data-status')).toBe('completed');
+    expect((await db.outbox.toArray()).map((entry) => entry.payload.action)).not.toContain('reset');
+    await tap('Start again');
+    const again = await screen.findByRole('dialog', { name: 'Start today’s check-in again?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Start again' }));
+    await heading('How are you feeling today?');
+    expect((await db.outbox.toArray()).map((entry) => entry.payload.action)).toContain('reset');
   });
 });
 

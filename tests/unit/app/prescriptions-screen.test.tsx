@@ -245,6 +245,38 @@ describe('screen', () => {
     expect(screen.queryByRole('button', { name: /Add/ })).toBeNull();
   });
 
+  it('names a pharmacy and a doctor it cannot show as not shared with a caregiver, or as removed for the patient', async () => {
+    await db.prescriptions.bulkAdd([
+      { ...prescription('a', 'Alpha', 'active'), pharmacy_id: 'ph-1', doctor_id: 'dr-1' },
+    ]);
+    const view = render(
+      <PrescriptionsPage
+        patientId={PATIENT}
+        caregiverId="cg"
+        isPatient={false}
+        can={{ add: false, edit: false, delete: false, readDoctors: false, readPharmacies: false }}
+        schedule={null}
+      />,
+    );
+    const card = (await screen.findByRole('heading', { name: 'Alpha 5 mg' })).closest('li') as HTMLElement;
+    expect(card.textContent).toContain('A pharmacy (the patient’s pharmacies are not shared with you)');
+    expect(card.textContent).toContain('A doctor (the patient’s doctors are not shared with you)');
+    expect(card.textContent).not.toContain('no longer in the list');
+    view.unmount();
+    // The patient holds both lists: a name that is missing there was removed.
+    render(
+      <PrescriptionsPage
+        patientId={PATIENT}
+        caregiverId={null}
+        isPatient
+        can={{ add: true, edit: true, delete: true }}
+        schedule={null}
+      />,
+    );
+    const own = (await screen.findByRole('heading', { name: 'Alpha 5 mg' })).closest('li') as HTMLElement;
+    expect(own.textContent).toContain('A pharmacy no longer in the list');
+  });
+
   it('reads a label photo online: prefills for review and keeps the uploaded key; offline says so', async () => {
     globalThis.URL.createObjectURL = () => 'blob:preview';
     globalThis.URL.revokeObjectURL = () => undefined;

@@ -12,6 +12,7 @@ import {
   type StepResult,
 } from '../../../local/check-in';
 import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { toastLater } from '../../ui/toast-later';
 import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
@@ -68,6 +69,7 @@ function PatientCheckIn({
   const online = useOnline();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [confirmingRestart, setConfirmingRestart] = useState(false);
   const question = questionToAsk(record);
 
   async function take(step: () => Promise<StepResult>) {
@@ -119,12 +121,28 @@ function PatientCheckIn({
           <Button
             variant="secondary"
             disabled={busy}
-            onClick={() => void take(() => resetCheckIn(userDb(), patientId, day))}
+            onClick={() =>
+              // Starting again erases the day's answers: asked first when there are any.
+              record.answers.length > 0
+                ? setConfirmingRestart(true)
+                : void take(() => resetCheckIn(userDb(), patientId, day))
+            }
           >
             {record.status === 'skipped' ? 'Check in now' : 'Start again'}
           </Button>
         )}
       </div>
+      <ConfirmDialog
+        open={confirmingRestart}
+        title="Start today’s check-in again?"
+        message="Your answers of today are replaced by the new ones. This cannot be undone."
+        confirmLabel="Start again"
+        onConfirm={() => {
+          setConfirmingRestart(false);
+          void take(() => resetCheckIn(userDb(), patientId, day));
+        }}
+        onClose={() => setConfirmingRestart(false)}
+      />
       {!online ? (
         <p className="mt-2 text-sm text-muted">
           You are offline. Your answers are saved on this device and sent when you are back online.

@@ -31,6 +31,8 @@ type Props = PrescriptionActions & {
   labelledBy: string;
   doctorNames: ReadonlyMap<string, string>;
   pharmacyNames: ReadonlyMap<string, string>;
+  /** How a doctor or pharmacy that is not in the names is named (prescriptions-page.tsx: unnamedTexts). */
+  unnamed: { doctor: string; pharmacy: string };
   /** Who added a prescription, in words, for those a caregiver added; null otherwise. */
   addedBy: (caregiverId: string | null) => string | null;
   /** The prescription just saved: its card takes the focus once shown. */
@@ -78,15 +80,14 @@ function PrescriptionCard({
   onDelete,
   doctorNames,
   pharmacyNames,
+  unnamed,
   addedBy,
 }: Omit<Props, 'prescriptions' | 'labelledBy' | 'focusId' | 'onFocused'> & { prescription: Prescription }) {
   const label = medicineLabel(prescription);
   const headingId = headingIdOf(prescription);
-  const doctor = prescription.doctor_id
-    ? (doctorNames.get(prescription.doctor_id) ?? 'A doctor no longer in the list')
-    : null;
+  const doctor = prescription.doctor_id ? (doctorNames.get(prescription.doctor_id) ?? unnamed.doctor) : null;
   const pharmacy = prescription.pharmacy_id
-    ? (pharmacyNames.get(prescription.pharmacy_id) ?? 'A pharmacy no longer in the list')
+    ? (pharmacyNames.get(prescription.pharmacy_id) ?? unnamed.pharmacy)
     : null;
   const supply = supplyText(prescription.quantity, prescription.refills);
   const who = addedBy(prescription.caregiver_id);

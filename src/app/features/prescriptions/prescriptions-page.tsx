@@ -32,7 +32,15 @@ import {
 // edit in a sheet, status changes and delete on each card, as the person's permissions allow. Every write
 // goes through the outbox, so all of it works without a signal.
 
-export type PrescriptionAbilities = { add: boolean; edit: boolean; delete: boolean };
+export type PrescriptionAbilities = {
+  add: boolean;
+  edit: boolean;
+  delete: boolean;
+  /** Whether the patient's doctors and pharmacies are on this device for the viewer (Read Doctor, Read
+   * Pharmacy): when not, a prescription's doctor or pharmacy is unnamed because it is not shared, not gone. */
+  readDoctors?: boolean;
+  readPharmacies?: boolean;
+};
 type Props = {
   patientId: string | null;
   /** The signed-in caregiver's id, or null for the patient themself. */
@@ -45,6 +53,20 @@ type Props = {
 };
 
 const LIST_HEADING_ID = 'prescriptions-list-heading';
+
+/** What a card says of a doctor or pharmacy it cannot name: removed, or never shared with this caregiver. */
+export function unnamedTexts(can: PrescriptionAbilities): { doctor: string; pharmacy: string } {
+  return {
+    doctor:
+      can.readDoctors === false
+        ? 'A doctor (the patient’s doctors are not shared with you)'
+        : 'A doctor no longer in the list',
+    pharmacy:
+      can.readPharmacies === false
+        ? 'A pharmacy (the patient’s pharmacies are not shared with you)'
+        : 'A pharmacy no longer in the list',
+  };
+}
 
 export function PrescriptionsPage({ patientId, caregiverId, can, isPatient, schedule }: Props) {
   const today = DateTime.now().toISODate() ?? '';
@@ -172,6 +194,7 @@ export function PrescriptionsPage({ patientId, caregiverId, can, isPatient, sche
               onDelete={setDeleting}
               doctorNames={doctorNames}
               pharmacyNames={pharmacyNames}
+              unnamed={unnamedTexts(can)}
               addedBy={addedBy}
               focusId={focusId}
               onFocused={clearFocus}

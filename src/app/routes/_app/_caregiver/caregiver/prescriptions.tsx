@@ -21,6 +21,8 @@ export const Route = createFileRoute('/_app/_caregiver/caregiver/prescriptions')
           add: held.includes(PRESCRIPTION_PERMISSIONS.add),
           edit: canEdit,
           delete: held.includes(PRESCRIPTION_PERMISSIONS.delete),
+          readDoctors: held.includes('ReadDoctor'),
+          readPharmacies: held.includes('ReadPharmacy'),
         }}
         isPatient={false}
         schedule={<TodaysSchedule patientId={patientId} canMark={canEdit} variant="page" />}
