@@ -12,6 +12,11 @@ export const REMINDER_MESSAGES = {
     'This browser cannot show reminders. Install Kincare on your home screen, or use another browser.',
   denied: 'Notifications are blocked for Kincare. Allow them in your browser settings to get reminders.',
   offline: 'Turning reminders on needs a connection.',
+  /** The browser refused to set up push (permission given, but the subscription failed). */
+  setupFailed:
+    'Your browser did not let Kincare set up reminders. Check that notifications are allowed for this site, then try again.',
+  /** Anything else the browser threw, never shown in its own words. */
+  browserFailed: 'Reminders could not be turned on in this browser. Please try again.',
   enabled: 'Reminders are on for this device.',
   enabledOldestReplaced: `Reminders are on for this device. They go to at most ${MAX_PUSH_DEVICES_PER_PERSON} devices, so they are now off on the device that turned them on longest ago.`,
   disabled: 'Reminders are off for this device.',

@@ -49,12 +49,14 @@ export async function enableReminders(): Promise<void> {
   const { publicKey } = pushPublicKeySchema.parse((await http.get('/push/public-key')).data);
   const pushManager = (await registration()).pushManager;
   const existing = await pushManager.getSubscription();
+  // The browser's own refusal ("Registration failed - permission denied") is not for a person to read.
   const subscription =
     existing ??
-    (await pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: base64UrlToBytes(publicKey),
-    }));
+    (await pushManager
+      .subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) })
+      .catch(() => {
+        throw new Error(REMINDER_MESSAGES.setupFailed);
+      }));
   const json = subscription.toJSON();
   await http.post('/push/subscriptions', {
     endpoint: json.endpoint,

@@ -14,14 +14,59 @@ import { FormAlert } from '../../ui/form-alert';
 // this browser cannot show reminders or the person blocked them, and shows whatever went wrong when
 // turning them on or off (no connection, or a server without the reminder routes) instead of pretending.
 
-/** What a failure says: the server's words for an HTTP answer, our own for a thrown Error. */
+const OUR_WORDS: readonly unknown[] = Object.values(REMINDER_MESSAGES);
+
+/**
+ * What a failure says: the server's words for an HTTP answer, ours for what we threw; whatever the browser
+ * threw in its own words ("Registration failed - permission denied") becomes a plain sentence.
+ */
 export function reminderFailure(error: unknown): string {
   const isHttp =
     typeof error === 'object' &&
     error !== null &&
     (error as { isAxiosError?: unknown }).isAxiosError === true;
-  if (!isHttp && error instanceof Error && error.message) return error.message;
-  return errorMessages(error).join(' ');
+  if (isHttp) return errorMessages(error).join(' ');
+  if (error instanceof Error && OUR_WORDS.includes(error.message)) return error.message;
+  return REMINDER_MESSAGES.browserFailed;
+}
+
+type Platform = { userAgent: string; standalone: boolean };
+
+/**
+ * How to get reminders on this device, step by step, when the browser cannot show them yet or they are
+ * blocked: an iPhone or iPad shows web notifications only from the app on the Home Screen; elsewhere the
+ * site's notification setting is found beside the address.
+ */
+export function reminderSetupSteps(support: ReminderSupport, platform: Platform): string[] {
+  const apple = /iPhone|iPad|iPod/.test(platform.userAgent);
+  if (apple && !platform.standalone)
+    return [
+      'On an iPhone or iPad, reminders work only in Kincare opened from the Home Screen.',
+      'In Safari, tap Share, then Add to Home Screen.',
+      'Open Kincare from its icon on the Home Screen and turn reminders on there.',
+    ];
+  if (support !== 'denied') return [];
+  if (apple)
+    return ['Open the Settings app, tap Notifications, then Kincare, and turn on Allow Notifications.'];
+  if (/Android/.test(platform.userAgent))
+    return [
+      'Tap the icon at the left of the address bar (or the ⋮ menu, then Settings, Site settings).',
+      'Tap Permissions, then Notifications, and choose Allow.',
+      'Come back here and turn reminders on.',
+    ];
+  return [
+    'Click the icon at the left of the address bar.',
+    'Set Notifications to Allow (in Site settings if it is not listed there).',
+    'Reload this page and turn reminders on.',
+  ];
+}
+
+function currentPlatform(): Platform {
+  const standalone =
+    typeof window !== 'undefined' &&
+    (window.matchMedia?.('(display-mode: standalone)').matches === true ||
+      (navigator as { standalone?: boolean }).standalone === true);
+  return { userAgent: typeof navigator === 'undefined' ? '' : navigator.userAgent, standalone };
 }
 
 /** The line under the switch when this browser cannot, or may not, show reminders. */
@@ -80,6 +125,7 @@ export function RemindersSwitch() {
   };
 
   const unavailable = support !== 'supported';
+  const steps = reminderSetupSteps(support, currentPlatform());
   return (
     <section aria-labelledby={headingId} data-testid="reminders" className="mt-8">
       <h2 id={headingId} className="mb-2 text-heading text-text">
@@ -105,6 +151,13 @@ export function RemindersSwitch() {
         <p className="mt-2 text-muted" data-testid="reminders-support">
           {supportMessage(support)}
         </p>
+      ) : null}
+      {steps.length > 0 ? (
+        <ol className="mt-2 list-decimal space-y-1 pl-6 text-text" aria-label="How to turn reminders on">
+          {steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
       ) : null}
       <p role="status" className="mt-2 text-small text-muted">
         {message}
