@@ -2,7 +2,7 @@ import { fill, type ApiRoute } from './api-route-types';
 
 // The route table's lines for Fitbit (see api-routes.ts, which assembles the table). The matrix's app has
 // no Fitbit set up (no FITBIT_CLIENT_ID): every caller allowed to connect gets the stable 503 'Fitbit is
-// not set up on this server.', and every caller allowed to read gets 200 with `set_up: false`, each
+// not available', and every caller allowed to read gets 200 with `set_up: false`, each
 // checked after their right to make the call. tests/server/fitbit*.test.ts cover the real answers against
 // a local fake Fitbit.
 

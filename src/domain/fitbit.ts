@@ -71,7 +71,7 @@ export const fitbitDataQuerySchema = z.object({
 
 /** What the server and the app say about Fitbit, word for word in both. */
 export const FITBIT_MESSAGES = {
-  notSetUp: 'Fitbit is not set up on this server.',
+  notSetUp: 'Connecting a Fitbit is not available in this Kincare yet. Your other records work as usual.',
   connected: 'Fitbit connected.',
   disconnected: 'Fitbit disconnected.',
   notConnected: 'Fitbit is not connected.',

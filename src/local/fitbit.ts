@@ -21,7 +21,7 @@ export const fitbitKey = (patientId: string) => `fitbit:${patientId}`;
 /** The last answer and when the device got it (ISO). */
 export type SavedFitbit = { data: FitbitData; savedAt: string };
 
-/** A read that did not work: the server's words (503 'Fitbit is not set up on this server.'), or offline. */
+/** A read that did not work: the server's words (503 when Fitbit is not set up), or offline. */
 export type FitbitProblem = { status: number | undefined; message: string };
 
 export async function readSavedFitbit(db: KincareDb, patientId: string): Promise<SavedFitbit | null> {

@@ -97,7 +97,7 @@ test.describe('on a phone', () => {
     await expect(form.getByRole('textbox', { name: 'Zip code' })).toBeFocused();
 
     await form.getByRole('textbox', { name: 'Zip code' }).fill('10001');
-    await form.getByRole('combobox', { name: 'Speciality' }).selectOption(SPECIALITY);
+    await form.getByRole('combobox', { name: 'Specialty' }).selectOption(SPECIALITY);
     await form.getByRole('button', { name: 'Search' }).click();
     await expect(results(page)).toHaveCount(5);
     await expect(page.getByText(`Page 1 of ${first.totalPages}`, { exact: true })).toBeVisible();
@@ -297,7 +297,7 @@ test.describe('at 390x844', () => {
 
     const form = page.getByRole('search', { name: 'Find a doctor' });
     await form.getByRole('textbox', { name: 'Zip code' }).fill('10001');
-    await form.getByRole('combobox', { name: 'Speciality' }).selectOption(SPECIALITY);
+    await form.getByRole('combobox', { name: 'Specialty' }).selectOption(SPECIALITY);
     await form.getByRole('button', { name: 'Search' }).click();
     await expect(results(page)).toHaveCount(5);
     // The doctor the patient has is marked, not offered again.

@@ -271,7 +271,7 @@ describe('DELETE /api/fitbit', () => {
 });
 
 describe('a server without Fitbit set up', () => {
-  it("answers 503 'Fitbit is not set up on this server.' to connecting, 'not set up' to reading, and still lets a patient disconnect", async () => {
+  it("answers 503 'not available' to connecting, 'not set up' to reading, and still lets a patient disconnect", async () => {
     const bare = await startTestApp();
     try {
       const person = await makePerson(bare, 'Patient');

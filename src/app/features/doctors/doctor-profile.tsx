@@ -45,7 +45,7 @@ export function DoctorProfileSheet({
               <MapLink place={doctor} />
             </Row>
             <Row term="Phone">{doctor.phone ? <PhoneLink phone={doctor.phone} /> : 'Not known'}</Row>
-            <Row term="NPI">{doctor.npi}</Row>
+            <Row term="National Provider Identifier (NPI)">{doctor.npi}</Row>
             <Row term="Accepting new patients">{accepting(doctor.accepting_new_patients)}</Row>
           </dl>
           <div className="mt-4 flex flex-col sm:flex-row sm:justify-end">

@@ -36,7 +36,7 @@ const FIELDS: readonly SearchField<Criteria>[] = [
   { name: 'name', label: 'Name', placeholder: 'e.g. Cohen' },
   {
     name: 'speciality',
-    label: 'Speciality',
+    label: 'Specialty',
     placeholder: 'All specialities',
     options: SPECIALITIES.map((speciality) => ({ value: speciality, label: speciality })),
   },
@@ -120,7 +120,7 @@ export function DoctorsPage({ patientId, caregiverId, can }: Props) {
           noun={{ one: 'doctor', many: 'doctors' }}
           noMatches={{
             title: 'No doctors match this search.',
-            text: 'Try part of the name, another speciality, or a nearby zip code.',
+            text: 'Try part of the name, another specialty, or a nearby zip code.',
           }}
           renderResult={(doctor, searched) => (
             <DoctorResult
