@@ -45,6 +45,29 @@ async function expectInsideViewport(page: Page, box: Locator) {
 test.describe('a patient on a phone', () => {
   test.use({ viewport: PHONES[0], patientName: 'Tess Thumb' });
 
+  test('with the browser’s text at 200%, More stays on the screen and every menu entry is reachable', async ({
+    patientPage: page,
+  }) => {
+    await page.setViewportSize(PHONES[1]);
+    // The browser's text size: every size of the app is in rem, so it follows the root's font size.
+    await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+    const tabs = page.getByTestId('tab-bar');
+    const more = tabs.getByRole('button', { name: 'More' });
+    await expectInsideViewport(page, more);
+    for (const tab of await tabs.getByRole('link').all()) await expectInsideViewport(page, tab);
+    await expectTapTargets(tabs.getByRole('link'));
+    await more.click();
+    const sheet = page.getByTestId('more-sheet');
+    await expect(sheet.getByRole('link')).toHaveText(PATIENT_MORE);
+    for (const name of [...PATIENT_MORE, 'Logout']) {
+      const entry = sheet.getByRole(name === 'Logout' ? 'button' : 'link', { name, exact: true });
+      await entry.scrollIntoViewIfNeeded();
+      await expectInsideViewport(page, entry);
+    }
+    await sheet.getByRole('link', { name: 'Caregivers', exact: true }).click();
+    await expect(page).toHaveURL(/\/care-giver$/);
+  });
+
   test('gets a tab bar, a More sheet in the menu order, and a shell that fits', async ({
     patientPage: page,
   }) => {

@@ -3,12 +3,14 @@ import { Ellipsis } from 'lucide-react';
 import type { Tab } from './navigation';
 
 // The phone's bottom tab bar (below 768 px): the four places people go most and More, each a full-height
-// target of at least 44 x 44 px, above the home indicator (safe-area inset).
+// target of at least 44 x 44 px, above the home indicator (safe-area inset). Each takes a fifth of the width
+// whatever the text size (a label that does not fit is cut with an ellipsis; its name stays whole for
+// screen readers): with the browser's text at 200%, More stays on the screen.
 
 type Props = { tabs: readonly Tab[]; moreOpen: boolean; onMore: () => void };
 
 const tabClass =
-  'flex min-h-14 min-w-11 flex-1 flex-col items-center justify-center gap-0.5 rounded-control px-1 text-xs font-medium text-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-focus';
+  'flex min-h-14 w-full min-w-0 flex-1 flex-col items-center justify-center gap-0.5 rounded-control px-1 text-xs font-medium text-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-focus';
 
 export function TabBar({ tabs, moreOpen, onMore }: Props) {
   return (
@@ -22,7 +24,7 @@ export function TabBar({ tabs, moreOpen, onMore }: Props) {
         {tabs.map((tab) => {
           const Icon = tab.icon;
           return (
-            <li key={tab.to} className="flex flex-1">
+            <li key={tab.to} className="flex min-w-0 flex-1">
               <Link
                 to={tab.to}
                 className={tabClass}
@@ -34,7 +36,7 @@ export function TabBar({ tabs, moreOpen, onMore }: Props) {
             </li>
           );
         })}
-        <li className="flex flex-1">
+        <li className="flex min-w-0 flex-1">
           <button
             type="button"
             className={tabClass}
@@ -43,7 +45,7 @@ export function TabBar({ tabs, moreOpen, onMore }: Props) {
             onClick={onMore}
           >
             <Ellipsis aria-hidden="true" className="h-6 w-6" />
-            <span>More</span>
+            <span className="max-w-full truncate">More</span>
           </button>
         </li>
       </ul>
