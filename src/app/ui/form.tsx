@@ -139,7 +139,7 @@ export function Form({
       noValidate
       aria-label={label}
       onSubmit={onSubmit}
-      className={`${columns === 2 ? 'grid gap-x-4 sm:grid-cols-2' : ''} ${className}`.trim()}
+      className={`${columns === 2 ? 'grid grid-cols-1 gap-x-4 sm:grid-cols-2' : ''} ${className}`.trim()}
     >
       {children}
       <FormAlert message={failure} className={span} />

@@ -170,7 +170,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
       onSubmit={(event) => void submit(event)}
       noValidate
       aria-label="Update profile"
-      className="grid gap-x-4 sm:grid-cols-2"
+      className="grid grid-cols-1 gap-x-4 sm:grid-cols-2"
     >
       <TextField label="Name" autoComplete="name" required {...form.field('name')} />
       <TextField

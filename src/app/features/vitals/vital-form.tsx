@@ -229,7 +229,7 @@ export function VitalForm({ kind, patientId, caregiverId, units, editing, onSave
       onSubmit={(event) => void submit(event)}
       className="mt-4"
     >
-      <div className="grid gap-x-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
         {valueFieldsOf(kind).map(({ field, label }, index) => (
           <ValueField
             key={field}
