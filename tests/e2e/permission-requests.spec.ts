@@ -78,6 +78,21 @@ test.describe('on a phone', () => {
     const caregiver = await linkCaregiver(request, patient.token, 'Alex Asker');
     await askFor(request, caregiver, ['AddAppointment']);
     await page.reload();
+    // The menu says a request waits: on More on a phone, on the entry itself in the sidebar and the sheet.
+    const tabs = page.getByTestId('tab-bar');
+    await expect(tabs.getByTestId('more-waiting')).toHaveText('1');
+    const more = tabs.getByRole('button', { name: 'More', exact: true });
+    await expect(more).toHaveAccessibleDescription('1 permission request waiting');
+    await more.click();
+    await expect(
+      page.getByTestId('more-sheet').getByRole('link', { name: 'Caregiver Permissions Request' }),
+    ).toHaveAccessibleDescription('1 permission request waiting');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize(VIEWPORTS[1] ?? { width: 1280, height: 800 });
+    await expect(
+      page.getByTestId('sidebar').getByRole('link', { name: 'Caregiver Permissions Request' }),
+    ).toHaveAccessibleDescription('1 permission request waiting');
+    await page.setViewportSize(VIEWPORTS[0] ?? { width: 390, height: 844 });
     // Cards on a phone, a table from 768 px.
     await atEachViewport(page, async (viewport) => {
       const first = rowsOf(page).first();
@@ -107,6 +122,7 @@ test.describe('on a phone', () => {
 
     await first.getByRole('button', { name: 'Accept the request of Alex Asker' }).click();
     await expect(first).toContainText('Approved');
+    await expect(page.getByTestId('tab-bar').getByTestId('more-waiting')).toHaveCount(0);
     await expect(first.getByRole('button')).toHaveCount(0);
     expect(await grantedPermissions(request, caregiver.token)).toEqual(['AddAppointment', 'ReadAppointment']);
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CARE_MESSAGES } from '../../src/domain/caregivers';
 import { careLinks } from '../../src/server/db/schema';
-import { resetDatabase, startTestApp, type TestContext } from './helpers';
+import { lastMailTo, mailText, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
 // Permission requests (src/server/services/README.md): a linked caregiver asks for more, the patient accepts
@@ -88,6 +88,19 @@ describe('permission requests', () => {
     expect(row?.permissions).toEqual(['ReadAppointment', 'AddAppointment']);
     expect((await list(caregiver)).json().data[0].status).toBe('approved');
     expect((await book(caregiver)).statusCode).toBe(201);
+  });
+
+  it('tells the patient by e-mail who asks for what, with where to answer', async () => {
+    await asked(['AddAppointment', 'ReadLabReport']);
+    const mail = lastMailTo(ctx, patient.email);
+    expect(mail, 'a mail to the patient').toBeDefined();
+    const text = mailText(mail ?? '');
+    expect(text).toContain('Alex Carer asks for more access to your Kincare records');
+    expect(text).toContain('- Add Appointment');
+    expect(text).toContain('- Read Lab Report');
+    expect(text).toContain(`${ctx.config.publicUrl}/permission-request`);
+    // The caregiver is not sent a copy.
+    expect(lastMailTo(ctx, caregiver.email)).toBeUndefined();
   });
 
   it('request -> decline -> the caregiver still cannot', async () => {

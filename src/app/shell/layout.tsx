@@ -13,6 +13,7 @@ import { SyncStatusPlaceholder } from './sync-status-placeholder';
 import { useCaregiverPermissionsRead } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 import { canTellScreenWidth, useWideScreen } from '../ui/use-wide-screen';
+import { useWaitingPermissionRequests } from './waiting-requests';
 
 // The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
 // its library) once the screen is drawn (ui/first-screen.ts): the shell is part of every signed-in first
@@ -64,6 +65,7 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
   const [askingAboutUnsent, setAskingAboutUnsent] = useState(false);
   const navigate = useNavigate();
   const phone = usePhoneNav(role);
+  const waiting = useWaitingPermissionRequests(role === 'Patient');
   // Only the menu the screen shows is built (both where the width cannot be told; CSS hides one): the
   // hidden sidebar was a dozen links and icons built on every render of a phone's shell.
   const wide = useWideScreen();
@@ -115,7 +117,7 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
           </div>
         </main>
         {phone && tabBarShown ? (
-          <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} />
+          <TabBar tabs={phone.tabs} moreOpen={moreOpen} onMore={() => setMoreOpen(true)} waiting={waiting} />
         ) : null}
       </div>
       {moreOpen && phone && tabBarShown ? (
@@ -125,6 +127,7 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
             onClose={() => setMoreOpen(false)}
             items={phone.more}
             onLogout={() => void logout()}
+            waiting={waiting}
           />
         </Suspense>
       ) : null}

@@ -3,6 +3,7 @@ import { Ban, LogOut } from 'lucide-react';
 import { Sheet } from '../ui/sheet';
 import type { NavEntry } from './navigation';
 import { InstallButton } from './install-button';
+import { WaitingBadge, WAITING_REQUESTS_PATH, waitingText } from './waiting-requests';
 
 // The phone's More sheet: the rest of the role's menu (src/app/README.md), in its order, then Logout.
 
@@ -14,12 +15,14 @@ type Props = {
   onClose: () => void;
   items: readonly MoreItem[];
   onLogout: () => void;
+  /** Permission requests waiting for the patient's answer (0 for a caregiver). */
+  waiting?: number;
 };
 
 const rowClass =
   'flex min-h-12 w-full items-center gap-4 rounded-control px-3 py-2 text-left text-base text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus';
 
-export function MoreSheet({ open, onClose, items, onLogout }: Props) {
+export function MoreSheet({ open, onClose, items, onLogout, waiting = 0 }: Props) {
   return (
     <Sheet open={open} onClose={onClose} title="More" hideTitle data-testid="more-sheet">
       <nav aria-label="More">
@@ -41,11 +44,20 @@ export function MoreSheet({ open, onClose, items, onLogout }: Props) {
                 <Link
                   to={entry.to}
                   onClick={onClose}
+                  aria-describedby={
+                    entry.to === WAITING_REQUESTS_PATH && waiting > 0 ? 'sheet-waiting-text' : undefined
+                  }
                   className={rowClass}
                   activeProps={{ className: 'font-semibold text-primary-strong', 'aria-current': 'page' }}
                 >
                   <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
                   <span className="min-w-0">{entry.label}</span>
+                  {entry.to === WAITING_REQUESTS_PATH ? <WaitingBadge count={waiting} /> : null}
+                  {entry.to === WAITING_REQUESTS_PATH && waiting > 0 ? (
+                    <span id="sheet-waiting-text" className="sr-only" aria-hidden="true">
+                      {waitingText(waiting)}
+                    </span>
+                  ) : null}
                 </Link>
               </li>
             );

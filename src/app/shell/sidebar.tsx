@@ -5,6 +5,12 @@ import type { Role } from '../../domain/roles';
 import { CAREGIVER_NAV_ALWAYS, PATIENT_NAV, caregiverSubmenu, type NavEntry } from './navigation';
 import { useCaregiverPermissions } from './use-caregiver-permissions';
 import { useScreenDrawn } from '../ui/first-screen';
+import {
+  useWaitingPermissionRequests,
+  WaitingBadge,
+  WAITING_REQUESTS_PATH,
+  waitingText,
+} from './waiting-requests';
 
 // Offered only where the browser can install: loaded after the first paint (the budget of
 // tests/build/budget.mjs), as nothing on the first screen waits for it.
@@ -22,6 +28,7 @@ const itemClass =
 
 export function Sidebar({ role, collapsed, onToggle, onLogout }: Props) {
   const drawn = useScreenDrawn();
+  const waiting = useWaitingPermissionRequests(role === 'Patient');
   return (
     <nav
       aria-label="Main"
@@ -58,7 +65,14 @@ export function Sidebar({ role, collapsed, onToggle, onLogout }: Props) {
       </div>
       <ul className="flex-1 space-y-1 overflow-x-hidden overflow-y-auto px-2">
         {role === 'Patient'
-          ? PATIENT_NAV.map((entry) => <NavItem key={entry.to} entry={entry} collapsed={collapsed} />)
+          ? PATIENT_NAV.map((entry) => (
+              <NavItem
+                key={entry.to}
+                entry={entry}
+                collapsed={collapsed}
+                waiting={entry.to === WAITING_REQUESTS_PATH ? waiting : 0}
+              />
+            ))
           : null}
         {role === 'Caregiver' ? <CaregiverEntries collapsed={collapsed} /> : null}
       </ul>
@@ -115,18 +129,34 @@ function CaregiverEntries({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-function NavItem({ entry, collapsed }: { entry: NavEntry; collapsed: boolean }) {
+function NavItem({
+  entry,
+  collapsed,
+  waiting = 0,
+}: {
+  entry: NavEntry;
+  collapsed: boolean;
+  /** Requests waiting for an answer on this entry's screen. */
+  waiting?: number;
+}) {
   const Icon = entry.icon;
   return (
     <li>
       <Link
         to={entry.to}
         title={collapsed ? entry.label : undefined}
+        aria-describedby={waiting > 0 ? 'sidebar-waiting-text' : undefined}
         className={`${itemClass} ${collapsed ? 'justify-center' : ''}`}
         activeProps={{ className: 'bg-nav-active font-semibold', 'aria-current': 'page' }}
       >
         <Icon aria-hidden="true" className="h-5 w-5 shrink-0" />
         <span className={collapsed ? 'sr-only' : 'min-w-0'}>{entry.label}</span>
+        {collapsed ? null : <WaitingBadge count={waiting} />}
+        {waiting > 0 ? (
+          <span id="sidebar-waiting-text" className="sr-only" aria-hidden="true">
+            {waitingText(waiting)}
+          </span>
+        ) : null}
       </Link>
     </li>
   );

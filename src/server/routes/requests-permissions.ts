@@ -7,12 +7,14 @@ import {
   requestIdBodySchema,
 } from '../../domain/caregivers';
 import { errorBodySchema } from '../../domain/errors';
+import { permissionLabels } from '../../domain/permissions';
 import { careSideOf, notAllowed, requireCaregiver, requirePatient } from '../services/access';
 import {
   answerPermissionRequest,
   listPermissionRequests,
   requestPermissions,
 } from '../services/care-permission-requests';
+import { permissionRequestMail } from '../services/mail-templates';
 
 // /api/request/permission-requests and /api/request/reject-permission (services/README.md): a linked
 // caregiver asks for more permissions, the patient accepts or declines. Registered by requests.ts, among
@@ -58,11 +60,25 @@ export const permissionRequestRoutes: FastifyPluginAsyncZod = async (app) => {
       const caregiverId = requireCaregiver(request.auth);
       const body = request.body;
       if (body.caregiver_id && body.caregiver_id !== caregiverId) throw notAllowed();
-      await requestPermissions(app.db, caregiverId, {
+      const asked = await requestPermissions(app.db, caregiverId, {
         patientId: body.patient_id,
         linkId: body.permission_id ?? null,
         permissions: body.requested_permissions,
       });
+      // The patient hears of it by e-mail; a mail that cannot be sent does not undo the request, which
+      // waits on their Caregiver Permissions Request screen all the same.
+      try {
+        await app.sendMail(
+          permissionRequestMail(
+            asked.patient,
+            asked.caregiverName,
+            permissionLabels(asked.permissions),
+            `${app.config.publicUrl}/permission-request`,
+          ),
+        );
+      } catch (error) {
+        app.log.error({ err: error }, 'could not send the permission request e-mail');
+      }
       return { success: true, message: CARE_MESSAGES.permissionRequestSent };
     },
   );

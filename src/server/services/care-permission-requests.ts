@@ -58,8 +58,8 @@ export async function requestPermissions(
   db: Database,
   caregiverId: string,
   request: { patientId: string; linkId: string | null; permissions: Permission[] },
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<AskedForMore> {
+  return db.transaction(async (tx) => {
     const [link] = await tx
       .select({ id: careLinks.id, permissions: careLinks.permissions })
       .from(careLinks)
@@ -82,8 +82,30 @@ export async function requestPermissions(
       requestedPermissions: wanted,
       status: 'pending',
     });
+    const [patient] = await tx
+      .select({ name: users.name, email: users.email })
+      .from(patients)
+      .innerJoin(users, eq(users.id, patients.userId))
+      .where(eq(patients.id, request.patientId));
+    const [caregiver] = await tx
+      .select({ name: users.name })
+      .from(caregivers)
+      .innerJoin(users, eq(users.id, caregivers.userId))
+      .where(eq(caregivers.id, caregiverId));
+    return {
+      patient: { name: patient?.name ?? '', email: patient?.email ?? '' },
+      caregiverName: caregiver?.name ?? '',
+      permissions: wanted,
+    };
   });
 }
+
+/** Who is to hear of a new permission request, and what it asks for (the patient is told by e-mail). */
+export type AskedForMore = {
+  patient: { name: string; email: string };
+  caregiverName: string;
+  permissions: Permission[];
+};
 
 /**
  * The patient answers a pending request: 'approved' merges its permissions into the link. 404 when the

@@ -167,3 +167,32 @@ export function careRequestForOtherAccountMail(
     ].join('\n'),
   };
 }
+
+/** A caregiver asked for more permissions: the patient hears of it, since the app is not always open. */
+export function permissionRequestMail(
+  to: { name: string; email: string },
+  caregiverName: string,
+  permissions: readonly string[],
+  answerLink: string,
+): MailMessage {
+  return {
+    to: to.email,
+    subject: `${caregiverName} asks for more access to your Kincare records`,
+    text: [
+      `Hello ${to.name},`,
+      '',
+      `${caregiverName}, your caregiver on Kincare, asks to be allowed to:`,
+      ...permissions.map((permission) => `- ${permission}`),
+      '',
+      'Nothing changes until you accept. To accept or decline, sign in and open Caregiver Permissions Request:',
+      answerLink,
+    ].join('\n'),
+    html: [
+      `<p>Hello ${escapeHtml(to.name)},</p>`,
+      `<p>${escapeHtml(caregiverName)}, your caregiver on Kincare, asks to be allowed to:</p>`,
+      `<ul>${permissions.map((permission) => `<li>${escapeHtml(permission)}</li>`).join('')}</ul>`,
+      '<p>Nothing changes until you accept. To accept or decline, sign in and open Caregiver Permissions Request:</p>',
+      `<p><a href="${escapeHtml(answerLink)}">Answer the request</a></p>`,
+    ].join('\n'),
+  };
+}
