@@ -13,6 +13,7 @@ import {
   manyPagesPdf,
   onePagePdf,
 } from '../fixtures/pdfs';
+import { OCR_MESSAGES } from '../../src/server/ocr/ocr-service';
 import { multipartForm, startTestApp, type TestContext } from './helpers';
 import { as, makePerson, type Person } from './fixtures';
 
@@ -202,7 +203,10 @@ describe('fuzz gate for files', () => {
           if (!key || type === 'profile' || type === 'appointment') continue;
           const reader = type === 'lab' ? '/api/lab-reports/ocr' : '/api/prescriptions/ocr';
           const read = await as(ctx, patient, { method: 'POST', url: reader, payload: { s3Key: key } });
-          if (read.statusCode >= 500)
+          // A reading stopped at its time limit answers 503 with its reason, by design: on a loaded
+          // machine a hostile page can reach the time limit before its operator cap. Not a failure.
+          const stoppedInTime = read.statusCode === 503 && read.json().message === OCR_MESSAGES.timeout;
+          if (read.statusCode >= 500 && !stoppedInTime)
             failures.push(`${reader} ${file.label}: ${read.statusCode} ${read.body}`);
         }
         const id = randomUUID();

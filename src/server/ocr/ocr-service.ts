@@ -123,7 +123,8 @@ const DOCUMENTS_PER_PROCESS = 50;
 /** Between pages in `OcrResult.text`; a blank line cannot be used, as OCR'd text has blank lines of its own. */
 export const PAGE_SEPARATOR = '\f';
 
-const MESSAGES = {
+/** What a refused reading says, in words a person reads (tests tell a clean refusal from a failure by it). */
+export const OCR_MESSAGES = {
   unreadable: 'The file could not be read as an image or PDF.',
   wrongType: (claimed: string) => `The file is not a ${claimed} as it claims to be, so it could not be read.`,
   passwordProtected: 'The PDF is protected by a password, so it could not be read.',
@@ -144,6 +145,7 @@ const MESSAGES = {
     `Your earlier files are still being read. Please try again in about ${seconds} seconds.`,
   closed: 'The text reader is shutting down. Please try again in a minute.',
 } as const;
+const MESSAGES = OCR_MESSAGES;
 
 const LABELS: Record<OcrContentType, string> = {
   'image/png': 'PNG image',
