@@ -321,6 +321,9 @@ async function run(databaseUrl: string): Promise<void> {
             role: 'Patient' as const,
             zipCode: '10001',
             emailVerifiedAt: new Date(),
+            // As a real person who uses the app: the server refuses every change before the beta policy
+            // is accepted, and a run of refusals measures nothing.
+            betaPolicyAcceptedAt: new Date(),
           })),
         )
         .returning({ id: users.id });
@@ -391,6 +394,10 @@ async function run(databaseUrl: string): Promise<void> {
       console.log(
         `  changes: ${changes} accepted (${stats.creates} creates, ${stats.edits} edits, ${stats.merged} merged with the other device's edit), ${(changes / seconds).toFixed(0)} changes/s`,
       );
+      if (changes === 0) {
+        console.log('  error: no change was accepted, so this phase measured nothing');
+        totalErrors++;
+      }
       console.log(
         `  CPU, in cores busy on average: server process ${cores(used.server)}, its Postgres backends ${cores(used.postgres)}, load generator ${cores(used.generator)}, everything else on the machine ${cores(busyMs - used.server - used.postgres - used.generator)} (of ${cpus().length} cores)`,
       );
