@@ -86,6 +86,8 @@ test.describe('a patient on a phone', () => {
       await expect(page.getByTestId('greeting')).toContainText('Tess Thumb');
       await expect(page.getByTestId('avatar-initials')).toHaveAttribute('data-initials', 'TT');
       await expectTapTargets(page.locator('header').getByRole('link', { name: 'Profile' }));
+      // The sync status replaces its placeholder once its chunk is there, after the first paint.
+      await expect(page.getByTestId('sync-status')).toBeVisible();
       await expectTapTargets(page.getByTestId('sync-status'));
       await expectNoHorizontalOverflow(page, tabs, page.locator('header'));
 
