@@ -364,8 +364,7 @@ export const BETA_POLICY_MESSAGES = {
   notAccepted:
     'Please accept the Beta User Policy before you add or change anything. Open Kincare and review the policy to continue.',
 } as const;
-/** The code of the 403 a write gets from an account that has not accepted the beta policy. */
-export const BETA_POLICY_NOT_ACCEPTED = 'BETA_POLICY_NOT_ACCEPTED';
+export { BETA_POLICY_NOT_ACCEPTED } from './error-texts';
 export const betaPolicyBodySchema = z.object({
   notHipaa: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),
   notForMedicalDecisions: z.literal(true, { error: BETA_POLICY_MESSAGES.allRequired }),

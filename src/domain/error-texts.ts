@@ -3,6 +3,11 @@
 
 export const DEFAULT_FAILURE_TEXT = 'Something went wrong';
 export const UNAUTHORIZED_TOAST = 'Unauthorized ';
+/**
+ * The code of the 403 a write gets from an account that has not accepted the beta policy: the device
+ * keeps such a change queued until the policy is accepted (src/local/README.md).
+ */
+export const BETA_POLICY_NOT_ACCEPTED = 'BETA_POLICY_NOT_ACCEPTED';
 
 /**
  * The texts to show for an error body: its message (or error); for a list, each entry's

@@ -13,8 +13,11 @@ export type SyncResult = {
   ok: boolean;
   push: PushOutcome;
   pulled: number;
-  /** Why the cycle did not finish: offline, the server failed, or the session has ended. */
-  problem?: 'offline' | 'server' | 'signed-out' | 'retrying';
+  /**
+   * Why the cycle did not finish: offline, the server failed, the session has ended, or the person has not
+   * accepted the beta policy yet (their queued changes wait for it; what the server holds still comes in).
+   */
+  problem?: 'offline' | 'server' | 'signed-out' | 'retrying' | 'policy-not-accepted';
 };
 
 export async function syncOnce(
@@ -38,6 +41,10 @@ export async function syncOnce(
         return { ok: false, push: first, pulled, problem: error.status === 401 ? 'signed-out' : 'server' };
       throw error;
     }
+    if (first.stoppedBy === 'policy-not-accepted') {
+      await policyNotAccepted(db);
+      return { ok: false, push: first, pulled, problem: 'policy-not-accepted' };
+    }
     const second = await push(db, transport, { force: false });
     const outcome: PushOutcome = {
       sent: first.sent + second.sent,
@@ -46,12 +53,23 @@ export async function syncOnce(
       stoppedBy: second.stoppedBy,
     };
     const problem =
-      outcome.stoppedBy === 'signed-out'
-        ? 'signed-out'
+      outcome.stoppedBy === 'signed-out' || outcome.stoppedBy === 'policy-not-accepted'
+        ? outcome.stoppedBy
         : outcome.stoppedBy === 'retry-later' || first.stoppedBy === 'retry-later'
           ? 'retrying'
           : undefined;
     if (!problem) await db.syncState.put({ key: LAST_SYNC_KEY, value: Date.now() });
     return { ok: !problem, push: outcome, pulled, ...(problem ? { problem } : {}) };
   });
+}
+
+/**
+ * The server says the person has not accepted the beta policy, while this device's copy of their profile
+ * may say they have (an older app that did not ask, a policy accepted and then asked again): the copy is
+ * corrected, so the app shows the policy, and the changes waiting for it are sent once it is accepted.
+ */
+async function policyNotAccepted(db: KincareDb): Promise<void> {
+  await db.profile
+    .filter((profile) => profile.beta_policy_accepted_at !== null)
+    .modify({ beta_policy_accepted_at: null });
 }

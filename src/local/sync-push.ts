@@ -1,4 +1,4 @@
-import { messagesFromErrorBody } from '../domain/error-texts';
+import { BETA_POLICY_NOT_ACCEPTED, messagesFromErrorBody } from '../domain/error-texts';
 import {
   PUSH_BATCH_MAX,
   pushResponseSchema,
@@ -16,6 +16,8 @@ import { TransportError, type Transport, type TransportResponse } from './sync-t
 // - nothing came back, 5xx, 408, 425, 429, or the server did not get to it: it stays queued and is tried
 //   again with backoff, for as long as it takes. A transient failure never throws a change away.
 // - 401: it stays queued until the person signs in again;
+// - 403 because the person has not accepted the beta policy (made by an older app, or offline before the
+//   policy was shown): it stays queued, untouched, and goes once they accept it (src/local/README.md);
 // - any other 4xx (400, 403, 404, 409: the server refuses this change itself): it is rolled back on this
 //   device and kept as failed with the server's message and what the person typed, until they discard it.
 
@@ -24,7 +26,7 @@ export type PushOutcome = {
   /** How many sent changes the server merged with edits this device had not seen. */
   merged: number;
   rejected: { entry: OutboxEntry; message: string }[];
-  stoppedBy: 'done' | 'retry-later' | 'signed-out';
+  stoppedBy: 'done' | 'retry-later' | 'signed-out' | 'policy-not-accepted';
 };
 
 const MAX_BACKOFF_MS = 5 * 60 * 1000;
@@ -39,10 +41,12 @@ export function backoffMs(attempts: number, random = Math.random): number {
 const isRetryable = (status: number) =>
   status === 0 || status >= 500 || status === 408 || status === 425 || status === 429;
 
-type Verdict = 'accepted' | 'signed-out' | 'retry' | 'rejected';
-function classify(status: number): Verdict {
+type Verdict = 'accepted' | 'signed-out' | 'policy-not-accepted' | 'retry' | 'rejected';
+function classify(status: number, body?: unknown): Verdict {
   if (status >= 200 && status < 300) return 'accepted';
   if (status === 401) return 'signed-out';
+  if (status === 403 && (body as { code?: unknown } | null)?.code === BETA_POLICY_NOT_ACCEPTED)
+    return 'policy-not-accepted';
   return isRetryable(status) ? 'retry' : 'rejected';
 }
 
@@ -115,7 +119,7 @@ export async function push(
     if (response.status !== 200) {
       // The request as a whole was not taken. A refusal of the whole batch cannot say which change is
       // wrong: the changes then go one at a time, so the one at fault is refused alone.
-      if (classify(response.status) === 'rejected' && batch.length > 1) {
+      if (classify(response.status, response.data) === 'rejected' && batch.length > 1) {
         size = 1;
         continue;
       }
@@ -154,15 +158,15 @@ async function settle(
   outcome: PushOutcome,
   forced: boolean,
   now: number,
-): Promise<'retry-later' | 'signed-out' | null> {
-  const verdict = classify(answer.status);
+): Promise<'retry-later' | 'signed-out' | 'policy-not-accepted' | null> {
+  const verdict = classify(answer.status, answer.data);
   if (verdict === 'accepted') {
     await acknowledge(db, entry, answer.data);
     outcome.sent++;
     if ((answer.data as { merged?: unknown } | null)?.merged === true) outcome.merged++;
     return null;
   }
-  if (verdict === 'signed-out') return 'signed-out';
+  if (verdict === 'signed-out' || verdict === 'policy-not-accepted') return verdict;
   if (verdict === 'retry') {
     await scheduleRetry(db, entry, now, forced);
     return 'retry-later';

@@ -113,6 +113,8 @@ export async function createAccount(
   request: APIRequestContext,
   role: 'Patient' | 'Caregiver',
   name = `${role} Tester`,
+  // false: a person who has not accepted the beta policy yet (the policy gate's own tests).
+  { acceptPolicy = true }: { acceptPolicy?: boolean } = {},
 ): Promise<Account> {
   const email = await registerVerified(request, role, name);
   let login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
@@ -127,7 +129,9 @@ export async function createAccount(
   }
   expect(login.ok(), await login.text()).toBe(true);
   const { accessToken: token, userId } = (await login.json()) as { accessToken: string; userId: string };
-  const profile = await acceptBetaPolicyThroughApi(request, token);
+  const profile = acceptPolicy
+    ? await acceptBetaPolicyThroughApi(request, token)
+    : await profileThroughApi(request, token);
   return {
     email,
     name,
@@ -511,6 +515,13 @@ export async function acceptBetaPolicyThroughApi(
   });
   expect(accepted.ok()).toBe(true);
   return profileSchema.parse(((await accepted.json()) as { data: unknown }).data);
+}
+
+/** The person's profile as the server holds it. */
+export async function profileThroughApi(request: APIRequestContext, token: string): Promise<Profile> {
+  const response = await request.get('/api/auth/profile', { headers: bearer(token) });
+  expect(response.ok()).toBe(true);
+  return profileSchema.parse(((await response.json()) as { data: unknown }).data);
 }
 
 /**

@@ -94,8 +94,14 @@ describe('an account that has not accepted the beta policy', () => {
     expect(refused.json()).toEqual(REFUSAL);
     expect(await ctx.database.db.select().from(records)).toEqual([]);
 
+    // The same request sent again under its key (a device's queue) is judged afresh once accepted.
     await accept(newcomer);
-    const created = await as(ctx, newcomer, { method: 'POST', url: '/api/appointments', payload: body });
+    const created = await as(ctx, newcomer, {
+      method: 'POST',
+      url: '/api/appointments',
+      payload: body,
+      headers: { 'idempotency-key': 'rest-create-1' },
+    });
     expect(created.statusCode, created.body).toBe(201);
   });
 
@@ -147,12 +153,21 @@ describe('an account that has not accepted the beta policy', () => {
     expect(later.results.map((result) => result.status)).toEqual([201]);
   });
 
-  it('keeps the refusal under its key, as a refused REST call is kept', async () => {
+  it('keeps no refusal under its key: the queued change sent again once the policy is accepted goes in', async () => {
     const item = createItem(newcomer.patientId);
     const first = (await push(newcomer, [item])).json<{ results: PushResult[] }>().results;
     expect(first[0]?.status).toBe(403);
-    const keys = await ctx.database.db.select().from(idempotencyKeys);
-    expect(keys.map((key) => key.statusCode)).toEqual([403]);
+    expect(await ctx.database.db.select().from(idempotencyKeys)).toEqual([]);
+
+    await accept(newcomer);
+    const again = (await push(newcomer, [item])).json<{ results: PushResult[] }>().results;
+    expect(again.map((result) => result.status)).toEqual([201]);
+    const stored = await ctx.database.db.select().from(records);
+    expect(stored.map((row) => row.id)).toEqual([item.id]);
+    // And a late copy of it now replays the one answer, adding nothing.
+    const late = (await push(newcomer, [item])).json<{ results: PushResult[] }>().results;
+    expect(late.map((result) => result.status)).toEqual([201]);
+    expect(await ctx.database.db.select().from(records)).toHaveLength(1);
   });
 
   it('may not upload a file (403, no file and no row kept)', async () => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Outlet, useNavigate } from '@tanstack/react-router';
+import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { Role } from '../../domain/roles';
 import { DISPLAY_KEYS } from '../../domain/storage-keys';
 import { hasUserDb, unsentChangeCount, userDb } from '../../local/db';
@@ -14,6 +14,7 @@ import { useCaregiverPermissionsRead } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 import { canTellScreenWidth, useWideScreen } from '../ui/use-wide-screen';
 import { useWaitingPermissionRequests } from './waiting-requests';
+import { useProfile } from './use-session';
 
 // The More sheet and the question about unsent changes load when opened, the sync status (a popover, with
 // its library) once the screen is drawn (ui/first-screen.ts): the shell is part of every signed-in first
@@ -23,6 +24,10 @@ const loadUnsentChangesDialog = () => import('./unsent-changes-dialog');
 const loadAccount = () => import('../../local/account');
 const MoreSheet = lazy(() => loadMoreSheet().then((module) => ({ default: module.MoreSheet })));
 const SyncStatus = lazy(() => import('./sync-status').then((module) => ({ default: module.SyncStatus })));
+/** The beta policy's address (shell/policy-gate.tsx: the one signed-in screen until it is accepted). */
+const POLICY_PATH = '/beta-user-policy';
+// The beta policy gate loads when needed: only someone who has not accepted the policy yet sees it.
+const PolicyGate = lazy(() => import('./policy-gate').then((module) => ({ default: module.PolicyGate })));
 const UnsentChangesDialog = lazy(() =>
   loadUnsentChangesDialog().then((module) => ({ default: module.UnsentChangesDialog })),
 );
@@ -84,11 +89,29 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
     if (hasUserDb() && (await unsentChangeCount(userDb())) > 0) setAskingAboutUnsent(true);
     else await signOutNow();
   };
+  // Not known yet (undefined) counts as accepted: nearly everyone has, and their screen must not wait.
+  const profile = useProfile();
+  const policyPending = Boolean(profile && !profile.beta_policy_accepted_at);
+  const onPolicyPage = useRouterState({ select: (state) => state.location.pathname === POLICY_PATH });
   const toggle = () =>
     setCollapsed((value) => {
       storeCollapsed(!value);
       return !value;
     });
+  const unsentDialog = askingAboutUnsent ? (
+    <Suspense fallback={null}>
+      <UnsentChangesDialog onClose={() => setAskingAboutUnsent(false)} onSignOut={signOutNow} />
+    </Suspense>
+  ) : null;
+  // On the policy itself, wait for the profile: drawn in the full layout and then again in the gate, its
+  // ticked boxes would be lost.
+  if (profile === undefined && onPolicyPage) return null;
+  if (policyPending)
+    return (
+      <Suspense fallback={null}>
+        <PolicyGate userId={userId} onSignOut={() => void logout()} dialogs={unsentDialog} />
+      </Suspense>
+    );
   return (
     <div className="flex h-dvh bg-canvas text-text">
       {sidebarShown ? (
@@ -131,11 +154,7 @@ export function AppLayout({ role, userId }: { role: Role; userId: string }) {
           />
         </Suspense>
       ) : null}
-      {askingAboutUnsent ? (
-        <Suspense fallback={null}>
-          <UnsentChangesDialog onClose={() => setAskingAboutUnsent(false)} onSignOut={signOutNow} />
-        </Suspense>
-      ) : null}
+      {unsentDialog}
     </div>
   );
 }

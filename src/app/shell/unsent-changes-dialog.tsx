@@ -29,6 +29,8 @@ function whyNotSent(result: SyncResult | undefined, left: Unsent): string {
   if (!navigator.onLine || result?.problem === 'offline')
     return 'You are offline, so your changes could not be sent. Connect to the internet and try again, or discard them.';
   if (result?.problem === 'signed-out') return 'Your session has ended. Sign in again to send your changes.';
+  if (result?.problem === 'policy-not-accepted')
+    return 'Your changes are sent once you accept the Beta User Policy. Cancel and accept it, or discard them.';
   if (left.refused === left.total)
     return `The server refused ${left.total === 1 ? 'this change' : 'these changes'}, so sending again will not help. Cancel and open the sync status to see what you typed, or discard ${left.total === 1 ? 'it' : 'them'}.`;
   return 'Your changes could not be sent: the server did not take them just now. Try again in a moment, or discard them.';

@@ -7,7 +7,7 @@ import { SYNCED_RESOURCES, type SyncedResource } from '../../domain/sync';
 import type { Database } from '../db/client';
 import { careLinks, users } from '../db/schema';
 import type { AuthUser } from '../plugins/auth';
-import { HttpError } from '../plugins/errors';
+import { HttpError, TransientRefusal } from '../plugins/errors';
 import type { Queryable } from './transaction';
 
 // Who may act on which patient's records. A patient may do everything on their own records; a
@@ -89,9 +89,12 @@ export async function hasAcceptedBetaPolicy(db: Queryable, userId: string): Prom
   return Boolean(user?.acceptedAt);
 }
 
-/** The refusal of a write from an account that has not accepted the beta policy. */
+/**
+ * The refusal of a write from an account that has not accepted the beta policy. Transient: once the
+ * policy is accepted, the same change sent again (same Idempotency-Key, from the device's queue) is let in.
+ */
 export const betaPolicyRefusal = () =>
-  new HttpError(403, BETA_POLICY_MESSAGES.notAccepted, BETA_POLICY_NOT_ACCEPTED);
+  new TransientRefusal(403, BETA_POLICY_MESSAGES.notAccepted, BETA_POLICY_NOT_ACCEPTED);
 
 /** 403 unless the caller accepted the beta policy. */
 export async function requireBetaPolicyAccepted(db: Queryable, userId: string): Promise<void> {

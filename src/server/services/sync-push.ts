@@ -3,7 +3,7 @@ import type { ErrorBody } from '../../domain/errors';
 import type { PushChange, PushResult } from '../../domain/sync';
 import type { Database } from '../db/client';
 import type { AuthUser } from '../plugins/auth';
-import { HttpError } from '../plugins/errors';
+import { HttpError, TransientRefusal } from '../plugins/errors';
 import {
   answerOfError,
   answerOnReplay,
@@ -224,6 +224,13 @@ async function applyBatch(
           // Rolled back to its savepoint; nothing of it is kept, not even its key: the device sends it again.
           log.error({ err: error, idempotencyKey: key }, 'a pushed change failed');
           answer(key, error instanceof HttpError ? answerOfError(error) : { statusCode: 500, body: FAILED });
+          failed.add(item.id);
+          continue;
+        }
+        if (error instanceof TransientRefusal) {
+          // Refused for now (the beta policy not yet accepted, a quota that frees up): nothing is kept, so
+          // the device's next try is judged afresh; what builds on this change waits with it.
+          answer(key, answerOfError(error));
           failed.add(item.id);
           continue;
         }

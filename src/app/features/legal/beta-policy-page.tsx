@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useLiveQuery } from 'dexie-react-hooks';
 import {
   BETA_POLICY_ACKNOWLEDGEMENTS,
   BETA_POLICY_MESSAGES,
@@ -7,6 +8,8 @@ import {
 } from '../../../domain/auth';
 import { formatDate } from '../../../domain/dates';
 import { acceptBetaPolicy } from '../../../local/account';
+import { hasUserDb, userDb } from '../../../local/db';
+import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 import { useSubmit } from '../../ui/use-submit';
@@ -16,7 +19,10 @@ import { useProfile } from '../../shell/use-session';
 
 const EFFECTIVE = 'June 30, 2025';
 
-/** The beta-user disclaimer with its four acknowledgements, stored per user (src/domain/README.md). */
+/**
+ * The beta-user disclaimer with its four acknowledgements, stored per user (src/domain/README.md). Until it
+ * is accepted it is the only signed-in screen (shell/policy-gate.tsx); afterwards Profile links to it.
+ */
 export function BetaPolicyPage() {
   const profile = useProfile();
   const navigate = useNavigate();
@@ -28,6 +34,12 @@ export function BetaPolicyPage() {
   });
   const { busy, failure, setFailure, run } = useSubmit();
   const accepted = profile?.beta_policy_accepted_at;
+  // Changes made before the policy was accepted (offline, or by an older app) wait on this device; they
+  // are the person's own work and go to the server once the policy is accepted (src/local/README.md).
+  const waiting = useLiveQuery(
+    async () => (hasUserDb() ? userDb().outbox.where('status').equals('pending').count() : 0),
+    [],
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,6 +54,7 @@ export function BetaPolicyPage() {
         dataMayBeDeleted: true,
         agreeToPolicy: true,
       });
+      void syncNow(); // the changes that waited for the policy go now
       await navigate({ to: homeFor(updated.role), replace: true });
     });
   };
@@ -64,33 +77,61 @@ export function BetaPolicyPage() {
             Beta data <strong>may be deleted or migrated</strong> as the service changes.
           </li>
         </ul>
+        <p>
+          Please also read our{' '}
+          <Link to="/terms-of-use" className="text-primary-strong underline">
+            Terms of Use
+          </Link>{' '}
+          and{' '}
+          <Link to="/privacy-policy" className="text-primary-strong underline">
+            Privacy Policy
+          </Link>
+          .
+        </p>
         {accepted ? (
           <p role="status" className="rounded bg-brand-50 p-3 text-brand-900">
             You accepted this policy on {formatDate(accepted)}.
           </p>
         ) : (
-          <form onSubmit={(event) => void submit(event)} noValidate aria-label="Beta policy acknowledgements">
-            <fieldset className="space-y-3">
-              <legend className="mb-2 font-semibold">Please confirm each point</legend>
-              {BETA_POLICY_ACKNOWLEDGEMENTS.map((item) => (
-                <label key={item.key} className="flex items-start gap-3">
-                  <input
-                    type="checkbox"
-                    className="mt-1 h-5 w-5"
-                    checked={ticked[item.key]}
-                    onChange={(event) =>
-                      setTicked((previous) => ({ ...previous, [item.key]: event.target.checked }))
-                    }
-                  />
-                  <span>{item.label}</span>
-                </label>
-              ))}
-            </fieldset>
-            <FormAlert message={failure} className="mt-4" />
-            <Button type="submit" className="mt-4" disabled={busy}>
-              I agree
-            </Button>
-          </form>
+          <>
+            {waiting ? (
+              <p
+                role="status"
+                className="rounded bg-brand-50 p-3 text-brand-900"
+                data-testid="changes-waiting-for-policy"
+              >
+                {waiting === 1
+                  ? '1 change you made on this device is kept here. It is sent as soon as you accept this policy.'
+                  : `${waiting} changes you made on this device are kept here. They are sent as soon as you accept this policy.`}
+              </p>
+            ) : null}
+            <form
+              onSubmit={(event) => void submit(event)}
+              noValidate
+              aria-label="Beta policy acknowledgements"
+            >
+              <fieldset className="space-y-3">
+                <legend className="mb-2 font-semibold">Please confirm each point</legend>
+                {BETA_POLICY_ACKNOWLEDGEMENTS.map((item) => (
+                  <label key={item.key} className="flex items-start gap-3">
+                    <input
+                      type="checkbox"
+                      className="mt-1 h-5 w-5"
+                      checked={ticked[item.key]}
+                      onChange={(event) =>
+                        setTicked((previous) => ({ ...previous, [item.key]: event.target.checked }))
+                      }
+                    />
+                    <span>{item.label}</span>
+                  </label>
+                ))}
+              </fieldset>
+              <FormAlert message={failure} className="mt-4" />
+              <Button type="submit" className="mt-4" disabled={busy}>
+                I agree
+              </Button>
+            </form>
+          </>
         )}
       </Card>
     </>

@@ -1,4 +1,6 @@
 import { lazy, Suspense } from 'react';
+import { Link } from '@tanstack/react-router';
+import { formatDate } from '../../../domain/dates';
 import { Card, PageTitle } from '../../ui/page';
 import { useProfile } from '../../shell/use-session';
 import { ProfileForm } from './profile-form';
@@ -60,6 +62,40 @@ export function ProfilePage() {
         <Card className="lg:col-span-3">
           <h2 className="mb-3 text-lg font-semibold">Signed-in devices</h2>
           <SignIns />
+        </Card>
+        <Card className="lg:col-span-3">
+          <h2 className="mb-3 text-lg font-semibold">Policies</h2>
+          {profile.beta_policy_accepted_at ? (
+            <p className="mb-2 text-sm text-muted">
+              You accepted the Beta User Policy on {formatDate(profile.beta_policy_accepted_at)}.
+            </p>
+          ) : null}
+          <ul className="flex flex-wrap gap-x-4">
+            <li>
+              <Link
+                to="/beta-user-policy"
+                className="inline-flex min-h-11 items-center text-primary-strong underline"
+              >
+                Read the Beta User Policy
+              </Link>
+            </li>
+            <li>
+              <Link
+                to="/terms-of-use"
+                className="inline-flex min-h-11 items-center text-primary-strong underline"
+              >
+                Terms of Use
+              </Link>
+            </li>
+            <li>
+              <Link
+                to="/privacy-policy"
+                className="inline-flex min-h-11 items-center text-primary-strong underline"
+              >
+                Privacy Policy
+              </Link>
+            </li>
+          </ul>
         </Card>
       </div>
     </>
