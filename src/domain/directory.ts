@@ -11,6 +11,32 @@ export const DOCTOR_PAGE_SIZE = 5;
 export const DIRECTORY_PAGE_MAX = 50;
 /** A zip search keeps practices within this many miles of the zip, nearest first. */
 export const NEARBY_MILES = 50;
+/** Miles in a degree of latitude (and in a degree of longitude at the equator). */
+export const MILES_PER_DEGREE = 69.05;
+
+type Coordinates = { latitude: number; longitude: number };
+
+/**
+ * The "states" of military mail (APO, FPO, DPO: Armed Forces Americas, Europe, Pacific): their zips route
+ * mail to a unit, wherever it is, and name no place a patient could look for a doctor around.
+ */
+export const MILITARY_MAIL_STATES: readonly string[] = ['AA', 'AE', 'AP'];
+
+/**
+ * The distance a zip search measures from the searched place to a practice: flat-earth, with degrees of
+ * longitude shortened by the searched place's latitude; exact enough within NEARBY_MILES. The server's
+ * search computes the same in SQL (services/directory-search.ts).
+ */
+export function milesFrom(searched: Coordinates, practice: Coordinates): number {
+  const longitudeScale = Math.cos((searched.latitude * Math.PI) / 180);
+  return (
+    MILES_PER_DEGREE *
+    Math.hypot(
+      practice.latitude - searched.latitude,
+      (practice.longitude - searched.longitude) * longitudeScale,
+    )
+  );
+}
 
 /**
  * The specialities the directory knows, each from one or more NPPES taxonomy codes (see the import's
@@ -60,6 +86,8 @@ export const DIRECTORY_MESSAGES = {
   specialityUnknown: 'Choose a speciality from the list.',
   zipInvalid: 'Zip code must be 5 digits.',
   zipUnknown: 'We do not know this zip code. Check it and try again.',
+  zipNoPlace:
+    'This zip code is for military mail (APO, FPO or DPO) and has no place to search around. Enter the zip code of where you live.',
   pageInvalid: 'Page must be a whole number from 1.',
   limitInvalid: `Limit must be a whole number from 1 to ${DIRECTORY_PAGE_MAX}.`,
   zipRequired: 'Enter a zip code or a name to search pharmacies.',

@@ -2,6 +2,8 @@ import zipcodes from 'zipcodes';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
   DIRECTORY_MESSAGES,
+  MILES_PER_DEGREE,
+  MILITARY_MAIL_STATES,
   NEARBY_MILES,
   pageNumbers,
   type DirectoryDoctor,
@@ -19,17 +21,25 @@ import type { Queryable } from './transaction';
 //   (pg_trgm) GIN index serves for terms of three letters or more;
 // - a speciality by `lower(speciality) = ...`, the leading column of its btree index;
 // - a zip by the square of NEARBY_MILES around the zip's coordinates (the latitude, longitude btree),
-//   then nearest first by the flat-earth distance, exact enough within 50 miles.
+//   then nearest first by the flat-earth distance, exact enough within 50 miles (milesFrom in
+//   src/domain/directory.ts is the same distance, for the sample directory's coverage).
 // The count and the page are two statements run side by side: a page past the end still knows the count.
-
-const MILES_PER_DEGREE = 69.05;
 
 type Place = { latitude: number; longitude: number };
 
-/** The coordinates of a US zip, from the offline `zipcodes` table; 400 for a zip it does not know. */
+/** A refusal of the zip, named as the field's so the device shows it beside the zip code. */
+const zipRefused = (message: string) =>
+  new HttpError(400, message, undefined, { errors: [{ msg: message, path: 'zip' }] });
+
+/**
+ * The coordinates of a US zip, from the offline `zipcodes` table; 400 for a zip it does not know, and for
+ * a military mail zip (APO, FPO, DPO), which names no place (the table puts most of them at 0, 0): a
+ * search there would find nothing and say nothing useful.
+ */
 function placeOfZip(zip: string): Place {
   const found = zipcodes.lookup(zip);
-  if (!found || found.country !== 'US') throw new HttpError(400, DIRECTORY_MESSAGES.zipUnknown);
+  if (!found || found.country !== 'US') throw zipRefused(DIRECTORY_MESSAGES.zipUnknown);
+  if (MILITARY_MAIL_STATES.includes(found.state)) throw zipRefused(DIRECTORY_MESSAGES.zipNoPlace);
   return { latitude: found.latitude, longitude: found.longitude };
 }
 
