@@ -130,6 +130,28 @@ describe('doctor search', () => {
     expect(rows[2]?.distance_miles).toBeLessThan(5);
     const west = await search('/api/doctors?zip=90210');
     expect(west.body.data.map((row: { name: string }) => row.name)).toEqual(['Far Away']);
+    // A chosen distance: 20 miles up the Hudson is beyond 10 and within 25; the corner (63 miles) within 100.
+    await ctx.database.db.insert(directoryDoctors).values({
+      npi: String(npi++),
+      name: 'Up The Hudson',
+      speciality: 'Cardiology',
+      address: '3 River Rd',
+      city: 'Nyack',
+      state: 'NY',
+      zip: '10960',
+      latitude: PLACES['10001'].latitude + 20 / 69.05,
+      longitude: PLACES['10001'].longitude,
+    });
+    const names = async (query: string) =>
+      (await search(`/api/doctors?zip=10001&limit=10&${query}`)).body.data.map(
+        (row: { name: string }) => row.name,
+      );
+    const nearest = ['Next Door', 'Across The River', 'In Brooklyn'];
+    expect(await names('miles=10')).toEqual(nearest);
+    expect(await names('miles=25')).toEqual([...nearest, 'Up The Hudson']);
+    expect(await names('miles=50')).toEqual([...nearest, 'Up The Hudson']);
+    expect(await names('')).toEqual([...nearest, 'Up The Hudson']);
+    expect(await names('miles=100')).toEqual([...nearest, 'Up The Hudson', 'In The Corner']);
   });
 
   it('refuses bad input with a message that says what is allowed', async () => {
@@ -144,6 +166,9 @@ describe('doctor search', () => {
       ['zip=99999', DIRECTORY_MESSAGES.zipUnknown],
       ['zip=09002', DIRECTORY_MESSAGES.zipNoPlace], // APO AE, at 0, 0 in the zip table
       ['zip=96201', DIRECTORY_MESSAGES.zipNoPlace], // APO AP, placed in Korea
+      ['zip=10001&miles=75', DIRECTORY_MESSAGES.milesInvalid],
+      ['zip=10001&miles=500', DIRECTORY_MESSAGES.milesInvalid],
+      ['zip=10001&miles=ten', DIRECTORY_MESSAGES.milesInvalid],
       ['page=0', DIRECTORY_MESSAGES.pageInvalid],
       ['page=1.5', DIRECTORY_MESSAGES.pageInvalid],
       ['page=x', DIRECTORY_MESSAGES.pageInvalid],
@@ -200,6 +225,10 @@ describe('pharmacy search', () => {
     expect(near.body.data[0]).toMatchObject({ open_24_hours: true, opening_hours: null, zip: '10001' });
     const named = await search('/api/pharmacies?zip=10001&name=brook');
     expect(named.body.data.map((row: { name: string }) => row.name)).toEqual(['Brooklyn Pharmacy']);
+    // Beverly Hills is 2,400 miles away: even the widest search leaves it out.
+    expect((await search('/api/pharmacies?zip=10001&miles=100')).body.totalCount).toBe(2);
+    const refused = await search('/api/pharmacies?zip=10001&miles=1000');
+    expect(refused.body.message).toBe(DIRECTORY_MESSAGES.milesInvalid);
     expect((await search('/api/pharmacies?zip=99999')).body.message).toBe(DIRECTORY_MESSAGES.zipUnknown);
   });
 
