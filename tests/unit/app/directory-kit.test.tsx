@@ -94,6 +94,28 @@ describe('DirectorySearch', () => {
     await waitFor(() => expect(onAdd).toHaveBeenCalledWith({ clinic_id: 'c2', name: 'South Clinic' }));
   });
 
+  it("shows the server's refusal of a field beside it, once, with focus there; any other refusal above", async () => {
+    const unknown = 'We do not know this zip code. Check it and try again.';
+    const refusals: DirectorySearchResult<Clinic>[] = [
+      { kind: 'failed', message: unknown, fieldErrors: { zip: unknown } },
+      { kind: 'failed', message: 'Something went wrong', fieldErrors: {} },
+    ];
+    render(<Search onAdd={null} search={() => Promise.resolve(refusals.shift() ?? FOUND)} />);
+    const zip = screen.getByRole('textbox', { name: 'Zip code' });
+    fireEvent.change(zip, { target: { value: '99999' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(unknown)).toBeTruthy();
+    expect(screen.getAllByText(unknown)).toHaveLength(1);
+    // The field's message is the one alert.
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([unknown]);
+    expect(zip.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(zip));
+    fireEvent.change(zip, { target: { value: '10001' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Something went wrong')).toBeTruthy();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(['Something went wrong']);
+  });
+
   it('says plainly where a search that found nothing looked, what to try, and takes focus there', async () => {
     const nothing: DirectorySearchResult<Clinic> = {
       kind: 'found',

@@ -114,7 +114,10 @@ export function DirectorySearch<Criteria extends Record<string, string>, Item>(
       </Card>
 
       <div ref={resultsRef} className="mt-4" aria-busy={busy}>
-        {result?.kind === 'failed' ? <FormAlert message={result.message} /> : null}
+        {/* A refusal of the form's own fields shows beside them (and takes focus); anything else here. */}
+        {result?.kind === 'failed' && !onlyAbout(result.fieldErrors, fields) ? (
+          <FormAlert message={result.message} />
+        ) : null}
         {found && searched ? (
           <Results
             {...props}
@@ -129,6 +132,12 @@ export function DirectorySearch<Criteria extends Record<string, string>, Item>(
       </div>
     </section>
   );
+}
+
+/** Whether a refusal names fields, all of them the form's own: it shows beside them, nowhere else. */
+function onlyAbout(fieldErrors: Record<string, string>, fields: readonly { name: string }[]): boolean {
+  const named = Object.keys(fieldErrors);
+  return named.length > 0 && named.every((name) => fields.some((field) => field.name === name));
 }
 
 function Results<Criteria extends Record<string, string>, Item>({
