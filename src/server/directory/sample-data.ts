@@ -9,7 +9,7 @@ import { TAXONOMY_SLOTS, taxonomyCodeColumn, taxonomySwitchColumn } from './nppe
 // the real file's. It carries the columns the import reads and their neighbours, not all 330 of the real
 // file.
 //
-// Two parts, in this order:
+// Two parts:
 // 1. Coverage: every place of the `zipcodes` table (every US zip of the states, DC, Puerto Rico and the
 //    territories; military mail zips name no place) is within COVERAGE_MILES of a "hub" zip that
 //    has COVERAGE_DOCTORS doctors and COVERAGE_PHARMACIES pharmacies, so a zip search anywhere finds some.
@@ -438,8 +438,9 @@ function csvLine(fields: string[]): string {
 export type SampleOptions = { rows?: number; seed?: number };
 
 /**
- * The sample as lines of CSV text, the header first: the coverage rows (a doctor or a pharmacy each,
- * never one the import skips), then `rows` variety rows.
+ * The sample as lines of CSV text, the header first: `rows` variety rows, then the coverage rows (a
+ * doctor or a pharmacy each, never one the import skips). The variety rows come first so that they stay
+ * what they were before the coverage was added, row for row (tests and screenshots know their cities).
  */
 export function* sampleNppesLines(options: SampleOptions = {}): Generator<string> {
   const random = seededRandom(options.seed ?? SAMPLE_SEED);
@@ -450,6 +451,7 @@ export function* sampleNppesLines(options: SampleOptions = {}): Generator<string
   const base = 100_000_000 + random.int(50_000_000);
   let next = 0;
   const npi = () => npiFrom(String(base + next++ * 7));
+  for (let index = 0; index < rows; index += 1) yield csvLine(varietyRow(random, npi(), places));
   for (const hub of coverageHubs()) {
     const place = placeOf(hub);
     for (let count = 0; count < COVERAGE_DOCTORS; count += 1) {
@@ -463,7 +465,6 @@ export function* sampleNppesLines(options: SampleOptions = {}): Generator<string
       yield csvLine(row);
     }
   }
-  for (let index = 0; index < rows; index += 1) yield csvLine(varietyRow(random, npi(), places));
 }
 
 /** The same lines a few hundred at a time, for importNppes (fewer, larger chunks parse faster). */
