@@ -9,8 +9,38 @@ import { safeText } from './text';
 export const DOCTOR_PAGE_SIZE = 5;
 /** The most a page may ask for: the search is for people, not for copying the directory. */
 export const DIRECTORY_PAGE_MAX = 50;
-/** A zip search keeps practices within this many miles of the zip, nearest first. */
+/** A zip search keeps practices within this many miles of the zip, nearest first, unless told another. */
 export const NEARBY_MILES = 50;
+/** The distances a person may choose for a zip search (miles): nearer in a city, wider in the country. */
+export const SEARCH_MILES = [10, 25, 50, 100] as const;
+/** The widest a zip search may reach. */
+export const WIDEST_SEARCH_MILES = 100;
+/** Miles in a degree of latitude (and in a degree of longitude at the equator). */
+export const MILES_PER_DEGREE = 69.05;
+
+type Coordinates = { latitude: number; longitude: number };
+
+/**
+ * The "states" of military mail (APO, FPO, DPO: Armed Forces Americas, Europe, Pacific): their zips route
+ * mail to a unit, wherever it is, and name no place a patient could look for a doctor around.
+ */
+export const MILITARY_MAIL_STATES: readonly string[] = ['AA', 'AE', 'AP'];
+
+/**
+ * The distance a zip search measures from the searched place to a practice: flat-earth, with degrees of
+ * longitude shortened by the searched place's latitude; exact enough within NEARBY_MILES. The server's
+ * search computes the same in SQL (services/directory-search.ts).
+ */
+export function milesFrom(searched: Coordinates, practice: Coordinates): number {
+  const longitudeScale = Math.cos((searched.latitude * Math.PI) / 180);
+  return (
+    MILES_PER_DEGREE *
+    Math.hypot(
+      practice.latitude - searched.latitude,
+      (practice.longitude - searched.longitude) * longitudeScale,
+    )
+  );
+}
 
 /**
  * The specialities the directory knows, each from one or more NPPES taxonomy codes (see the import's
@@ -60,8 +90,11 @@ export const DIRECTORY_MESSAGES = {
   specialityUnknown: 'Choose a speciality from the list.',
   zipInvalid: 'Zip code must be 5 digits.',
   zipUnknown: 'We do not know this zip code. Check it and try again.',
+  zipNoPlace:
+    'This zip code is for military mail (APO, FPO or DPO) and has no place to search around. Enter the zip code of where you live.',
   pageInvalid: 'Page must be a whole number from 1.',
   limitInvalid: `Limit must be a whole number from 1 to ${DIRECTORY_PAGE_MAX}.`,
+  milesInvalid: `Distance must be one of ${SEARCH_MILES.join(', ')} miles.`,
   zipRequired: 'Enter a zip code or a name to search pharmacies.',
   doctorNotFound: 'Doctor not found.',
   pharmacyNotFound: 'Pharmacy not found.',
@@ -85,7 +118,14 @@ const optionalQueryText = (schema: z.ZodType<string, string>) =>
 
 const zipSchema = z.string().regex(/^\d{5}$/, { error: DIRECTORY_MESSAGES.zipInvalid });
 
-/** GET /api/doctors: name (partial, any case), speciality, zip (nearby first), page, limit. */
+/** How far a zip search reaches: one of SEARCH_MILES, NEARBY_MILES when not given. */
+const milesSchema = optionalQueryText(
+  z.string().refine((value) => SEARCH_MILES.some((miles) => String(miles) === value), {
+    error: DIRECTORY_MESSAGES.milesInvalid,
+  }),
+).transform((value) => (value === undefined ? NEARBY_MILES : Number(value)));
+
+/** GET /api/doctors: name (partial, any case), speciality, zip (nearby first) and miles, page, limit. */
 export const doctorSearchQuerySchema = z.object({
   name: optionalQueryText(safeText(z.string().max(100, { error: DIRECTORY_MESSAGES.nameTooLong }))),
   speciality: optionalQueryText(
@@ -94,18 +134,20 @@ export const doctorSearchQuerySchema = z.object({
     }),
   ),
   zip: optionalQueryText(zipSchema),
+  miles: milesSchema,
   page: wholeNumber(DIRECTORY_MESSAGES.pageInvalid, 1_000_000).default(1),
   limit: wholeNumber(DIRECTORY_MESSAGES.limitInvalid, DIRECTORY_PAGE_MAX).default(DOCTOR_PAGE_SIZE),
 });
 export type DoctorSearchQuery = z.input<typeof doctorSearchQuerySchema>;
 
 /**
- * GET /api/pharmacies?zip=: by location (a zip search) or by name (SearchPharmacy: "search
+ * GET /api/pharmacies?zip=&miles=: by location (a zip search) or by name (SearchPharmacy: "search
  * by name or location"), or both; one of them is needed.
  */
 export const pharmacySearchQuerySchema = z
   .object({
     zip: optionalQueryText(zipSchema),
+    miles: milesSchema,
     name: optionalQueryText(safeText(z.string().max(100, { error: DIRECTORY_MESSAGES.nameTooLong }))),
     page: wholeNumber(DIRECTORY_MESSAGES.pageInvalid, 1_000_000).default(1),
     limit: wholeNumber(DIRECTORY_MESSAGES.limitInvalid, DIRECTORY_PAGE_MAX).default(DOCTOR_PAGE_SIZE),

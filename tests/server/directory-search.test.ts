@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DIRECTORY_MESSAGES, DOCTOR_PAGE_SIZE } from '../../src/domain/directory';
+import zipcodes from 'zipcodes';
+import { DIRECTORY_MESSAGES, DOCTOR_PAGE_SIZE, milesFrom, NEARBY_MILES } from '../../src/domain/directory';
 import { directoryDoctors, directoryPharmacies } from '../../src/server/db/schema';
 import { loadSampleDirectoryIfEmpty } from '../../src/server/directory/sample';
+import { COVERAGE_MILES, coverageHubs, isPlace } from '../../src/server/directory/sample-data';
 import { resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, makePerson, type Person } from './fixtures';
 
@@ -128,13 +130,45 @@ describe('doctor search', () => {
     expect(rows[2]?.distance_miles).toBeLessThan(5);
     const west = await search('/api/doctors?zip=90210');
     expect(west.body.data.map((row: { name: string }) => row.name)).toEqual(['Far Away']);
+    // A chosen distance: 20 miles up the Hudson is beyond 10 and within 25; the corner (63 miles) within 100.
+    await ctx.database.db.insert(directoryDoctors).values({
+      npi: String(npi++),
+      name: 'Up The Hudson',
+      speciality: 'Cardiology',
+      address: '3 River Rd',
+      city: 'Nyack',
+      state: 'NY',
+      zip: '10960',
+      latitude: PLACES['10001'].latitude + 20 / 69.05,
+      longitude: PLACES['10001'].longitude,
+    });
+    const names = async (query: string) =>
+      (await search(`/api/doctors?zip=10001&limit=10&${query}`)).body.data.map(
+        (row: { name: string }) => row.name,
+      );
+    const nearest = ['Next Door', 'Across The River', 'In Brooklyn'];
+    expect(await names('miles=10')).toEqual(nearest);
+    expect(await names('miles=25')).toEqual([...nearest, 'Up The Hudson']);
+    expect(await names('miles=50')).toEqual([...nearest, 'Up The Hudson']);
+    expect(await names('')).toEqual([...nearest, 'Up The Hudson']);
+    expect(await names('miles=100')).toEqual([...nearest, 'Up The Hudson', 'In The Corner']);
   });
 
   it('refuses bad input with a message that says what is allowed', async () => {
     const cases: [string, string][] = [
       ['zip=1234', DIRECTORY_MESSAGES.zipInvalid],
       ['zip=abcde', DIRECTORY_MESSAGES.zipInvalid],
+      ['zip=6270', DIRECTORY_MESSAGES.zipInvalid],
+      ['zip=627044', DIRECTORY_MESSAGES.zipInvalid],
+      ['zip=6270a', DIRECTORY_MESSAGES.zipInvalid],
+      ['zip=62-04', DIRECTORY_MESSAGES.zipInvalid],
       ['zip=00000', DIRECTORY_MESSAGES.zipUnknown],
+      ['zip=99999', DIRECTORY_MESSAGES.zipUnknown],
+      ['zip=09002', DIRECTORY_MESSAGES.zipNoPlace], // APO AE, at 0, 0 in the zip table
+      ['zip=96201', DIRECTORY_MESSAGES.zipNoPlace], // APO AP, placed in Korea
+      ['zip=10001&miles=75', DIRECTORY_MESSAGES.milesInvalid],
+      ['zip=10001&miles=500', DIRECTORY_MESSAGES.milesInvalid],
+      ['zip=10001&miles=ten', DIRECTORY_MESSAGES.milesInvalid],
       ['page=0', DIRECTORY_MESSAGES.pageInvalid],
       ['page=1.5', DIRECTORY_MESSAGES.pageInvalid],
       ['page=x', DIRECTORY_MESSAGES.pageInvalid],
@@ -191,7 +225,31 @@ describe('pharmacy search', () => {
     expect(near.body.data[0]).toMatchObject({ open_24_hours: true, opening_hours: null, zip: '10001' });
     const named = await search('/api/pharmacies?zip=10001&name=brook');
     expect(named.body.data.map((row: { name: string }) => row.name)).toEqual(['Brooklyn Pharmacy']);
+    // Beverly Hills is 2,400 miles away: even the widest search leaves it out.
+    expect((await search('/api/pharmacies?zip=10001&miles=100')).body.totalCount).toBe(2);
+    const refused = await search('/api/pharmacies?zip=10001&miles=1000');
+    expect(refused.body.message).toBe(DIRECTORY_MESSAGES.milesInvalid);
     expect((await search('/api/pharmacies?zip=99999')).body.message).toBe(DIRECTORY_MESSAGES.zipUnknown);
+  });
+
+  it('refuses a bad zip with a sentence named as the zip field, so the device shows it there', async () => {
+    const cases: [string, string][] = [
+      ['abcde', DIRECTORY_MESSAGES.zipInvalid],
+      ['1234', DIRECTORY_MESSAGES.zipInvalid],
+      ['99999', DIRECTORY_MESSAGES.zipUnknown],
+      ['34001', DIRECTORY_MESSAGES.zipNoPlace], // APO AA
+    ];
+    for (const path of ['/api/pharmacies', '/api/doctors']) {
+      for (const [zip, message] of cases) {
+        const answer = await search(`${path}?zip=${zip}`);
+        expect({ path, zip, status: answer.status, body: answer.body }).toEqual({
+          path,
+          zip,
+          status: 400,
+          body: { message, errors: [{ msg: message, path: 'zip' }] },
+        });
+      }
+    }
   });
 });
 
@@ -210,5 +268,60 @@ describe('the sample directory of a fresh install', () => {
     await doctor('Imported Already', 'Cardiology', '10001');
     await loadSampleDirectoryIfEmpty(ctx.database.db, ctx.app.log);
     expect((await search('/api/doctors')).body.totalCount).toBe(1);
+  });
+
+  // Zips people live in that a sample of big cities misses: the ones testers named, rural and remote
+  // ones, then the first, the last and three between of every state's (DC's, Puerto Rico's, each
+  // territory's) zips in the zipcodes table.
+  const NAMED_ZIPS = ['62704', '59001', '99701', '96720', '82001', '05001', '00601', '58001', '69001'];
+  const spreadOfEveryState = (): string[] => {
+    const byState = new Map<string, string[]>();
+    for (const code of Object.values(zipcodes.codes).filter(isPlace)) {
+      byState.set(code.state, [...(byState.get(code.state) ?? []), code.zip]);
+    }
+    expect(byState.size).toBeGreaterThanOrEqual(52); // 50 states, DC, Puerto Rico
+    return [...byState.values()].flatMap((zips) => {
+      const sorted = zips.sort();
+      const at = [0, 0.25, 0.5, 0.75, 1].map((share) => Math.round(share * (sorted.length - 1)));
+      return [...new Set(at)].map((index) => sorted[index] ?? '');
+    });
+  };
+
+  it(
+    `finds at least 5 doctors and 3 pharmacies within ${NEARBY_MILES} miles of zips of every state`,
+    { timeout: 180_000 },
+    async () => {
+      await loadSampleDirectoryIfEmpty(ctx.database.db, ctx.app.log);
+      const zips = [...new Set([...NAMED_ZIPS, ...spreadOfEveryState()])];
+      expect(zips.length).toBeGreaterThan(250);
+      const short: string[] = [];
+      for (const zip of zips) {
+        const [doctors, pharmacies] = [
+          await search(`/api/doctors?zip=${zip}`),
+          await search(`/api/pharmacies?zip=${zip}`),
+        ];
+        expect({ zip, doctors: doctors.status, pharmacies: pharmacies.status }).toEqual({
+          zip,
+          doctors: 200,
+          pharmacies: 200,
+        });
+        if (doctors.body.totalCount < 5 || pharmacies.body.totalCount < 3) {
+          short.push(`${zip}: ${doctors.body.totalCount} doctors, ${pharmacies.body.totalCount} pharmacies`);
+        }
+        const farthest = doctors.body.data.at(-1)?.distance_miles ?? 0;
+        expect(farthest).toBeLessThanOrEqual(NEARBY_MILES);
+      }
+      expect(short).toEqual([]);
+    },
+  );
+
+  it('puts every zip that names a place within reach of a hub of doctors and pharmacies', () => {
+    const hubs = coverageHubs();
+    const places = Object.values(zipcodes.codes).filter(isPlace);
+    expect(places.length).toBeGreaterThan(40_000);
+    const unreached = places.filter((place) => !hubs.some((hub) => milesFrom(place, hub) <= COVERAGE_MILES));
+    expect(unreached.map((place) => place.zip)).toEqual([]);
+    // Military mail zips name no place: no hub is made for them.
+    expect(hubs.filter((hub) => ['AA', 'AE', 'AP'].includes(hub.state))).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type Database, type DatabaseHandle } from '../../src/server/db/client';
 import { CsvError, readCsvRecords, type CsvRecord } from '../../src/server/directory/csv';
 import { importNppes, type ImportProblem } from '../../src/server/directory/import';
+import { sampleNppesText } from '../../src/server/directory/sample-data';
 import { doctorTaxonomy, isPharmacyTaxonomy } from '../../src/server/directory/taxonomy';
 import { SPECIALITIES } from '../../src/domain/directory';
 
@@ -193,8 +192,6 @@ function pharmacy(npi: string, name: string, more: Fields = {}): string[] {
     ...more,
   });
 }
-
-const SAMPLE_FILE = fileURLToPath(new URL('../../src/server/directory/nppes-sample.csv', import.meta.url));
 
 type DoctorInTable = {
   doctor_id: string;
@@ -449,8 +446,8 @@ describe('importNppes', () => {
     expect(await doctors()).toEqual([]);
   });
 
-  it('imports the shipped sample with nothing malformed, over many zip codes', async () => {
-    const summary = await importNppes(database.db, createReadStream(SAMPLE_FILE, { encoding: 'utf8' }));
+  it('imports the sample directory with nothing malformed, over many zip codes', async () => {
+    const summary = await importNppes(database.db, sampleNppesText());
     expect(summary.malformed).toBe(0);
     expect(summary.problems).toEqual([]);
     expect(summary.doctors).toBeGreaterThan(2500);

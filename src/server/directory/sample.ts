@@ -1,15 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import { directoryDoctors, directoryPharmacies } from '../db/schema';
 import { importNppes } from './import';
+import { sampleNppesText } from './sample-data';
 
-// A fresh install has an empty directory, and search would find nothing: it loads the generated sample
-// that ships beside this file (the NPPES format, a few thousand providers across US zips; made by
-// src/server/directory/generate-sample.ts, `npm run directory:sample`). An install that imported the real registry is not empty, and keeps it.
-
-export const SAMPLE_FILE = fileURLToPath(new URL('./nppes-sample.csv', import.meta.url));
+// A fresh install has an empty directory, and search would find nothing: it loads the sample directory
+// (sample-data.ts: doctors and pharmacies within reach of every US zip), made in memory at first start
+// and read by the one NPPES import, as a real file would be. Nothing is downloaded and no file ships: the
+// rows come from a seeded generator and the `zipcodes` package's table. An install that imported the real
+// registry is not empty, and keeps it.
 
 export async function loadSampleDirectoryIfEmpty(db: Database, log: FastifyBaseLogger): Promise<void> {
   // Runs at every start: whether any row exists (one index probe each), not how many (a count of the full
@@ -21,7 +20,7 @@ export async function loadSampleDirectoryIfEmpty(db: Database, log: FastifyBaseL
     .limit(1);
   if (doctor || pharmacy) return;
   const started = performance.now();
-  const result = await importNppes(db, createReadStream(SAMPLE_FILE, { encoding: 'utf8' }));
+  const result = await importNppes(db, sampleNppesText());
   log.info(
     {
       doctors: result.doctors,

@@ -2,6 +2,8 @@ import zipcodes from 'zipcodes';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
   DIRECTORY_MESSAGES,
+  MILES_PER_DEGREE,
+  MILITARY_MAIL_STATES,
   NEARBY_MILES,
   pageNumbers,
   type DirectoryDoctor,
@@ -18,37 +20,49 @@ import type { Queryable } from './transaction';
 // - a name is matched anywhere in the name, in any case: `lower(name) like '%term%'`, which the trigram
 //   (pg_trgm) GIN index serves for terms of three letters or more;
 // - a speciality by `lower(speciality) = ...`, the leading column of its btree index;
-// - a zip by the square of NEARBY_MILES around the zip's coordinates (the latitude, longitude btree),
-//   then nearest first by the flat-earth distance, exact enough within 50 miles.
+// - a zip by the square of the chosen miles (NEARBY_MILES unless told, at most 100) around the zip's
+//   coordinates (the latitude, longitude btree), then nearest first by the flat-earth distance, exact
+//   enough within 100 miles (milesFrom in src/domain/directory.ts is the same distance, for the sample
+//   directory's coverage).
 // The count and the page are two statements run side by side: a page past the end still knows the count.
-
-const MILES_PER_DEGREE = 69.05;
 
 type Place = { latitude: number; longitude: number };
 
-/** The coordinates of a US zip, from the offline `zipcodes` table; 400 for a zip it does not know. */
+/** A refusal of the zip, named as the field's so the device shows it beside the zip code. */
+const zipRefused = (message: string) =>
+  new HttpError(400, message, undefined, { errors: [{ msg: message, path: 'zip' }] });
+
+/**
+ * The coordinates of a US zip, from the offline `zipcodes` table; 400 for a zip it does not know, and for
+ * a military mail zip (APO, FPO, DPO), which names no place (the table puts most of them at 0, 0): a
+ * search there would find nothing and say nothing useful.
+ */
 function placeOfZip(zip: string): Place {
   const found = zipcodes.lookup(zip);
-  if (!found || found.country !== 'US') throw new HttpError(400, DIRECTORY_MESSAGES.zipUnknown);
+  if (!found || found.country !== 'US') throw zipRefused(DIRECTORY_MESSAGES.zipUnknown);
+  if (MILITARY_MAIL_STATES.includes(found.state)) throw zipRefused(DIRECTORY_MESSAGES.zipNoPlace);
   return { latitude: found.latitude, longitude: found.longitude };
 }
 
 /** `%term%` for LIKE, with the term's own % _ and \ matched as themselves. */
 const containing = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
 
-/** The square around `place` (as a filter) and the distance to it in miles (for ordering and showing). */
-function nearby(table: { latitude: AnyPgColumn; longitude: AnyPgColumn }, place: Place) {
-  const latitudeSpan = NEARBY_MILES / MILES_PER_DEGREE;
+/**
+ * The square of `reach` miles around `place` (as a filter) and the distance to it in miles (for ordering
+ * and showing).
+ */
+function nearby(table: { latitude: AnyPgColumn; longitude: AnyPgColumn }, place: Place, reach: number) {
+  const latitudeSpan = reach / MILES_PER_DEGREE;
   const longitudeScale = Math.cos((place.latitude * Math.PI) / 180);
-  const longitudeSpan = NEARBY_MILES / (MILES_PER_DEGREE * Math.max(longitudeScale, 0.01));
+  const longitudeSpan = reach / (MILES_PER_DEGREE * Math.max(longitudeScale, 0.01));
   const miles = sql<number>`${MILES_PER_DEGREE}::float8 * sqrt(
     power(${table.latitude} - ${place.latitude}::float8, 2)
     + power((${table.longitude} - ${place.longitude}::float8) * ${longitudeScale}::float8, 2))`;
   // The square lets the index find the candidates; the distance keeps the circle (the square's corners
-  // are 70 miles out).
+  // are 1.4 times the reach out).
   const within = sql`${table.latitude} between ${place.latitude - latitudeSpan} and ${place.latitude + latitudeSpan}
     and ${table.longitude} between ${place.longitude - longitudeSpan} and ${place.longitude + longitudeSpan}
-    and ${miles} <= ${NEARBY_MILES}`;
+    and ${miles} <= ${reach}`;
   return { within, miles };
 }
 
@@ -92,10 +106,11 @@ export async function searchDoctors(
     name?: string | undefined;
     speciality?: string | undefined;
     zip?: string | undefined;
+    miles?: number | undefined;
   },
 ) {
   const table = directoryDoctors;
-  const around = query.zip ? nearby(table, placeOfZip(query.zip)) : undefined;
+  const around = query.zip ? nearby(table, placeOfZip(query.zip), query.miles ?? NEARBY_MILES) : undefined;
   const where = and(
     query.name ? sql`lower(${table.name}) like ${containing(query.name)}` : undefined,
     query.speciality ? sql`lower(${table.speciality}) = ${query.speciality.toLowerCase()}` : undefined,
@@ -123,10 +138,10 @@ export async function searchDoctors(
 
 export async function searchPharmacies(
   db: Database,
-  query: PageRequest & { zip?: string | undefined; name?: string | undefined },
+  query: PageRequest & { zip?: string | undefined; miles?: number | undefined; name?: string | undefined },
 ) {
   const table = directoryPharmacies;
-  const around = query.zip ? nearby(table, placeOfZip(query.zip)) : undefined;
+  const around = query.zip ? nearby(table, placeOfZip(query.zip), query.miles ?? NEARBY_MILES) : undefined;
   const where = and(
     query.name ? sql`lower(${table.name}) like ${containing(query.name)}` : undefined,
     around?.within,

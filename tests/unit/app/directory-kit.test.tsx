@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { DirectorySearchResult } from '../../../src/local/directory-search';
 import { DirectorySearch, type SearchField } from '../../../src/app/ui/directory/directory-search';
 import { MyEntries } from '../../../src/app/ui/directory/my-entries';
+import { nearbyNoMatches } from '../../../src/app/ui/directory/no-matches-advice';
 import { useDirectoryList } from '../../../src/app/ui/directory/use-directory-list';
 
 // The provider pattern the doctors and pharmacies screens are configured from (src/app/ui/directory):
@@ -49,7 +50,9 @@ function Search({
       idOf={(clinic) => clinic.clinic_id}
       nameOf={(clinic) => clinic.name}
       noun={{ one: 'clinic', many: 'clinics' }}
-      noMatches={{ title: 'No clinics match this search.', text: 'Try a nearby zip code.' }}
+      noMatches={(searched) =>
+        nearbyNoMatches({ many: 'clinics', zip: searched.zip, miles: 50, clearFilters: null })
+      }
       renderResult={(clinic, searched) => <p>{`${clinic.name} near ${searched.zip}`}</p>}
       listed={new Set(['c1'])}
       onAdd={onAdd}
@@ -91,12 +94,74 @@ describe('DirectorySearch', () => {
     await waitFor(() => expect(onAdd).toHaveBeenCalledWith({ clinic_id: 'c2', name: 'South Clinic' }));
   });
 
+  it("shows the server's refusal of a field beside it, once, with focus there; any other refusal above", async () => {
+    const unknown = 'We do not know this zip code. Check it and try again.';
+    const refusals: DirectorySearchResult<Clinic>[] = [
+      { kind: 'failed', message: unknown, fieldErrors: { zip: unknown } },
+      { kind: 'failed', message: 'Something went wrong', fieldErrors: {} },
+    ];
+    render(<Search onAdd={null} search={() => Promise.resolve(refusals.shift() ?? FOUND)} />);
+    const zip = screen.getByRole('textbox', { name: 'Zip code' });
+    fireEvent.change(zip, { target: { value: '99999' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(unknown)).toBeTruthy();
+    expect(screen.getAllByText(unknown)).toHaveLength(1);
+    // The field's message is the one alert.
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([unknown]);
+    expect(zip.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(zip));
+    fireEvent.change(zip, { target: { value: '10001' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Something went wrong')).toBeTruthy();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(['Something went wrong']);
+  });
+
+  it('says plainly where a search that found nothing looked, what to try, and takes focus there', async () => {
+    const nothing: DirectorySearchResult<Clinic> = {
+      kind: 'found',
+      result: { items: [], page: 1, totalPages: 0, totalCount: 0 },
+    };
+    render(<Search onAdd={null} search={() => Promise.resolve(nothing)} />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Zip code' }), { target: { value: '99701' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    const heading = await screen.findByRole('heading', {
+      name: 'No clinics found within 50 miles of 99701.',
+    });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    const tips = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(tips).toEqual([
+      'Search a wider area: choose "Within 100 miles" under Distance.',
+      'Try the zip code of a nearby town or city.',
+      'Check that 99701 is the zip code you meant.',
+    ]);
+    expect(screen.queryByRole('list', { name: 'Search results' })).toBeNull();
+  });
+
   it('offers no Add, and no "In your list", to who may only look things up', async () => {
     render(<Search onAdd={null} search={() => Promise.resolve(FOUND)} />);
     fireEvent.change(screen.getByRole('textbox', { name: 'Zip code' }), { target: { value: '10001' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const list = await screen.findByRole('list', { name: 'Search results' });
     expect(within(list).queryAllByRole('button')).toHaveLength(0);
+  });
+});
+
+describe('nearbyNoMatches', () => {
+  it('offers a wider area until the widest, and fewer criteria when some were set', () => {
+    expect(
+      nearbyNoMatches({ many: 'doctors', zip: '59001', miles: 25, clearFilters: 'Leave the name empty.' }),
+    ).toEqual({
+      title: 'No doctors match this search within 25 miles of 59001.',
+      tips: [
+        'Search a wider area: choose "Within 100 miles" under Distance.',
+        'Leave the name empty.',
+        'Try the zip code of a nearby town or city.',
+        'Check that 59001 is the zip code you meant.',
+      ],
+    });
+    const widest = nearbyNoMatches({ many: 'pharmacies', zip: '99701', miles: 100, clearFilters: null });
+    expect(widest.title).toBe('No pharmacies found within 100 miles of 99701.');
+    expect(widest.tips.join(' ')).not.toMatch(/wider/);
   });
 });
 

@@ -4,6 +4,8 @@ import { Stethoscope } from 'lucide-react';
 import {
   DOCTOR_PAGE_SIZE,
   doctorSearchQuerySchema,
+  NEARBY_MILES,
+  SEARCH_MILES,
   SPECIALITIES,
   type DirectoryDoctor,
 } from '../../../domain/directory';
@@ -13,6 +15,7 @@ import { addDoctor, removeDoctor, searchDoctors } from '../../../local/doctors';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DirectorySearch, type SearchField } from '../../ui/directory/directory-search';
 import { MyEntries } from '../../ui/directory/my-entries';
+import { nearbyNoMatches, type NoMatchesAdvice } from '../../ui/directory/no-matches-advice';
 import { goToSearch, useDirectoryList } from '../../ui/directory/use-directory-list';
 import { NoPatientSelected, PageTitle } from '../../ui/page';
 import { DoctorEntry, DoctorResult } from './doctor-parts';
@@ -28,8 +31,8 @@ import { useMyDoctors } from './use-my-doctors';
 export type DoctorAbilities = { add: boolean; delete: boolean; profile: boolean };
 type Props = { patientId: string | null; caregiverId: string | null; can: DoctorAbilities };
 
-type Criteria = { name: string; speciality: string; zip: string };
-const EMPTY: Criteria = { name: '', speciality: '', zip: '' };
+type Criteria = { name: string; speciality: string; zip: string; miles: string };
+const EMPTY: Criteria = { name: '', speciality: '', zip: '', miles: String(NEARBY_MILES) };
 const SEARCH_ID = 'find-a-doctor';
 const HEADING_ID = 'my-doctors-heading';
 const FIELDS: readonly SearchField<Criteria>[] = [
@@ -48,7 +51,35 @@ const FIELDS: readonly SearchField<Criteria>[] = [
     placeholder: 'e.g. 10001',
     hint: 'Nearest first',
   },
+  {
+    name: 'miles',
+    label: 'Distance',
+    options: SEARCH_MILES.map((miles) => ({ value: String(miles), label: `Within ${miles} miles` })),
+    hint: 'From the zip code',
+  },
 ];
+
+/** A search that found nothing: where it looked and what to try (see ui/directory/no-matches-advice.ts). */
+function noDoctorsFound(searched: Criteria): NoMatchesAdvice {
+  const filtered = searched.name.trim() !== '' || searched.speciality !== '';
+  if (searched.zip.trim() !== '') {
+    return nearbyNoMatches({
+      many: 'doctors',
+      zip: searched.zip.trim(),
+      miles: Number(searched.miles) || NEARBY_MILES,
+      clearFilters: filtered ? 'Leave the name and the specialty empty to see every doctor nearby.' : null,
+    });
+  }
+  return {
+    title: 'No doctors match this search.',
+    tips: [
+      'Check the spelling, or type only part of the name.',
+      'Choose another specialty, or leave it empty.',
+      'Add your zip code to see the doctors near you.',
+    ],
+  };
+}
+
 const search = (criteria: Criteria, page: number, signal: AbortSignal) =>
   searchDoctors({ ...criteria, page, limit: DOCTOR_PAGE_SIZE }, { signal });
 const directoryIdOf = (doctor: { doctor_id: string }) => doctor.doctor_id;
@@ -118,10 +149,7 @@ export function DoctorsPage({ patientId, caregiverId, can }: Props) {
           idOf={directoryIdOf}
           nameOf={(doctor) => doctor.name}
           noun={{ one: 'doctor', many: 'doctors' }}
-          noMatches={{
-            title: 'No doctors match this search.',
-            text: 'Try part of the name, another specialty, or a nearby zip code.',
-          }}
+          noMatches={noDoctorsFound}
           renderResult={(doctor, searched) => (
             <DoctorResult
               doctor={doctor}

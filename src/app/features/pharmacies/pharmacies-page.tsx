@@ -2,7 +2,9 @@ import toast from 'react-hot-toast';
 import { Store } from 'lucide-react';
 import {
   DOCTOR_PAGE_SIZE,
+  NEARBY_MILES,
   pharmacySearchQuerySchema,
+  SEARCH_MILES,
   type DirectoryPharmacy,
 } from '../../../domain/directory';
 import { MY_PHARMACY_MESSAGES, type MyPharmacy } from '../../../domain/pharmacies';
@@ -11,6 +13,7 @@ import { addPharmacy, makePreferred, removePharmacy, searchPharmacies } from '..
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DirectorySearch, type SearchField } from '../../ui/directory/directory-search';
 import { MyEntries } from '../../ui/directory/my-entries';
+import { nearbyNoMatches, type NoMatchesAdvice } from '../../ui/directory/no-matches-advice';
 import { goToSearch, useDirectoryList } from '../../ui/directory/use-directory-list';
 import { NoPatientSelected, PageTitle } from '../../ui/page';
 import { PharmacyEntry, PharmacyResult } from './pharmacy-parts';
@@ -25,8 +28,8 @@ import { useMyPharmacies } from './use-my-pharmacies';
 export type PharmacyAbilities = { change: boolean; search: boolean };
 type Props = { patientId: string | null; can: PharmacyAbilities };
 
-type Criteria = { zip: string; name: string };
-const EMPTY: Criteria = { zip: '', name: '' };
+type Criteria = { zip: string; miles: string; name: string };
+const EMPTY: Criteria = { zip: '', miles: String(NEARBY_MILES), name: '' };
 const SEARCH_ID = 'find-a-pharmacy';
 const HEADING_ID = 'my-pharmacies-heading';
 const FIELDS: readonly SearchField<Criteria>[] = [
@@ -38,8 +41,33 @@ const FIELDS: readonly SearchField<Criteria>[] = [
     placeholder: 'e.g. 10001',
     hint: 'Nearest first',
   },
+  {
+    name: 'miles',
+    label: 'Distance',
+    options: SEARCH_MILES.map((miles) => ({ value: String(miles), label: `Within ${miles} miles` })),
+    hint: 'From the zip code',
+  },
   { name: 'name', label: 'Name', placeholder: 'e.g. Walgreens', hint: 'A zip code, a name, or both' },
 ];
+
+/** A search that found nothing: where it looked and what to try (see ui/directory/no-matches-advice.ts). */
+function noPharmaciesFound(searched: Criteria): NoMatchesAdvice {
+  if (searched.zip.trim() !== '') {
+    return nearbyNoMatches({
+      many: 'pharmacies',
+      zip: searched.zip.trim(),
+      miles: Number(searched.miles) || NEARBY_MILES,
+      clearFilters: searched.name.trim() !== '' ? 'Leave the name empty to see every pharmacy nearby.' : null,
+    });
+  }
+  return {
+    title: 'No pharmacies match this name.',
+    tips: [
+      'Check the spelling, or type only part of the name.',
+      'Add your zip code to see the pharmacies near you.',
+    ],
+  };
+}
 const search = (criteria: Criteria, page: number, signal: AbortSignal) =>
   searchPharmacies({ ...criteria, page, limit: DOCTOR_PAGE_SIZE }, { signal });
 const directoryIdOf = (pharmacy: { pharmacy_id: string }) => pharmacy.pharmacy_id;
@@ -117,10 +145,7 @@ export function PharmaciesPage({ patientId, can }: Props) {
           idOf={directoryIdOf}
           nameOf={(pharmacy) => pharmacy.name}
           noun={{ one: 'pharmacy', many: 'pharmacies' }}
-          noMatches={{
-            title: 'No pharmacies match this search.',
-            text: 'Try part of the name, or a nearby zip code.',
-          }}
+          noMatches={noPharmaciesFound}
           renderResult={(pharmacy, searched) => (
             <PharmacyResult pharmacy={pharmacy} searchedByZip={searched.zip.trim() !== ''} />
           )}

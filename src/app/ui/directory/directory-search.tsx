@@ -1,15 +1,15 @@
 import type { ReactNode } from 'react';
-import { ChevronLeft, ChevronRight, WifiOff } from 'lucide-react';
+import { ChevronLeft, ChevronRight, SearchX, WifiOff } from 'lucide-react';
 import type { z } from 'zod';
 import type { DirectorySearchPage, DirectorySearchResult } from '../../../local/directory-search';
 import { Button } from '../button';
 import { Card } from '../card';
 import { CardList } from '../data-list';
-import { NoMatches } from '../empty-state';
 import { SelectField, TextField } from '../fields';
 import { FormAlert } from '../form-alert';
 import { useOnline } from '../use-online';
 import type { TextFieldName } from '../use-schema-form';
+import type { NoMatchesAdvice } from './no-matches-advice';
 import { useDirectorySearch } from './use-directory-search';
 
 // "Find a ...": the search of the provider directory on the doctors and pharmacies screens, the one part
@@ -40,7 +40,8 @@ export type DirectorySearchProps<Criteria extends Record<string, string>, Item> 
   nameOf: (item: Item) => string;
   /** What a result is called: '1 doctor found', '12 doctors found'. */
   noun: { one: string; many: string };
-  noMatches: { title: string; text: string };
+  /** What a search that found nothing says, knowing what was searched: where it looked, what to try. */
+  noMatches: (searched: Criteria) => NoMatchesAdvice;
   /** A result's content, knowing what was searched (a distance means something after a zip). */
   renderResult: (item: Item, searched: Criteria) => ReactNode;
   /** The directory ids already in the list: those results say so instead of offering Add. */
@@ -113,7 +114,10 @@ export function DirectorySearch<Criteria extends Record<string, string>, Item>(
       </Card>
 
       <div ref={resultsRef} className="mt-4" aria-busy={busy}>
-        {result?.kind === 'failed' ? <FormAlert message={result.message} /> : null}
+        {/* A refusal of the form's own fields shows beside them (and takes focus); anything else here. */}
+        {result?.kind === 'failed' && !onlyAbout(result.fieldErrors, fields) ? (
+          <FormAlert message={result.message} />
+        ) : null}
         {found && searched ? (
           <Results
             {...props}
@@ -128,6 +132,12 @@ export function DirectorySearch<Criteria extends Record<string, string>, Item>(
       </div>
     </section>
   );
+}
+
+/** Whether a refusal names fields, all of them the form's own: it shows beside them, nowhere else. */
+function onlyAbout(fieldErrors: Record<string, string>, fields: readonly { name: string }[]): boolean {
+  const named = Object.keys(fieldErrors);
+  return named.length > 0 && named.every((name) => fields.some((field) => field.name === name));
 }
 
 function Results<Criteria extends Record<string, string>, Item>({
@@ -154,7 +164,7 @@ function Results<Criteria extends Record<string, string>, Item>({
   onAdd: ((item: Item) => void) | null;
   onPage: (page: number) => void;
 }) {
-  if (found.totalCount === 0) return <NoMatches title={noMatches.title}>{noMatches.text}</NoMatches>;
+  if (found.totalCount === 0) return <NothingFound advice={noMatches(searched)} />;
   const pages = Math.max(1, found.totalPages);
   return (
     <>
@@ -196,6 +206,27 @@ function Results<Criteria extends Record<string, string>, Item>({
       </CardList>
       <ResultPages page={found.page} totalPages={found.totalPages} busy={busy} onPage={onPage} />
     </>
+  );
+}
+
+/**
+ * A search that found nothing: the sentence as the results' heading (focus goes to it, so a screen reader
+ * hears it as it would a count), and what to try.
+ */
+function NothingFound({ advice }: { advice: NoMatchesAdvice }) {
+  return (
+    <Card as="div" variant="dashed" className="flex flex-col items-start gap-2">
+      <SearchX aria-hidden="true" className="h-7 w-7 text-primary" />
+      <h3 data-results-heading tabIndex={-1} className="text-heading text-text focus:outline-none">
+        {advice.title}
+      </h3>
+      <p className="text-muted">Things to try:</p>
+      <ul className="list-disc space-y-1 pl-5 text-muted">
+        {advice.tips.map((tip) => (
+          <li key={tip}>{tip}</li>
+        ))}
+      </ul>
+    </Card>
   );
 }
 

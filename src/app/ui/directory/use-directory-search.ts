@@ -30,6 +30,7 @@ export function useDirectorySearch<Criteria extends Record<string, string>, Item
   const focusTarget = useRef<'results' | string | null>(null);
   const running = useRef<AbortController | null>(null);
   const resultsRef = useRef<HTMLDivElement>(null);
+  const formElement = useRef<HTMLFormElement | null>(null);
 
   useEffect(() => () => running.current?.abort(), []);
 
@@ -55,12 +56,18 @@ export function useDirectorySearch<Criteria extends Record<string, string>, Item
     if (controller.signal.aborted) return;
     setBusy(false);
     setResult(answer);
-    if (answer.kind === 'failed') form.setServerErrors(answer.fieldErrors);
+    if (answer.kind === 'failed') {
+      form.setServerErrors(answer.fieldErrors);
+      // The server refused a field (a zip code it does not know): focus goes there, as for the device's
+      // own checks.
+      if (Object.keys(answer.fieldErrors).length > 0) focusFirstProblem(formElement.current);
+    }
     if (answer.kind === 'found') focusTarget.current = 'results';
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    formElement.current = event.currentTarget;
     if (form.validate() === null) {
       focusFirstProblem(event.currentTarget);
       return;
