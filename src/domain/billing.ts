@@ -330,10 +330,13 @@ export function endingText(
   date: (iso: string | null) => string,
 ): string | null {
   if (!subscription.cancel_at_period_end || !isLive(subscription)) return null;
-  const then = subscription.next_plan_name ? ` Then you are on ${subscription.next_plan_name}.` : '';
-  if (subscription.subscription_status === 'trialing')
-    return `Canceled: your free trial ends on ${date(subscription.trial_end ?? subscription.current_period_end)} and nothing will be charged.${then}`;
-  return `Canceled: ${subscription.plan_name} ends on ${date(subscription.current_period_end)} and nothing more will be charged.${then}`;
+  // Moving to another plan is no cancel: say where the person goes, not that they leave.
+  const next = subscription.next_plan_name;
+  const trial = subscription.subscription_status === 'trialing';
+  const ends = trial
+    ? `your free trial ends on ${date(subscription.trial_end ?? subscription.current_period_end)} and nothing will be charged`
+    : `${subscription.plan_name} ends on ${date(subscription.current_period_end)} and nothing more will be charged`;
+  return next ? `Moving to ${next}: ${ends}.` : `Canceled: ${ends}.`;
 }
 
 /** Which plan card elements a card shows (src/server/services/billing/README.md). */

@@ -99,6 +99,15 @@ describe('Manage Subscription', () => {
     expect(screen.getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
   });
 
+  it('a paid plan moving to Free says so, and when, rather than that it was canceled', async () => {
+    await open(monthly({ cancel_at_period_end: true, next_plan_id: 'free' }));
+    await manage();
+    expect(screen.getByTestId('subscription-ending').textContent).toBe(
+      'Moving to Free: Family Plus ends on Tue, Dec 01, 2026 and nothing more will be charged.',
+    );
+    expect(screen.getByRole('button', { name: 'Resume Plan' })).toBeTruthy();
+  });
+
   it('cancelling a paid plan says it ends with the paid period and can be undone', async () => {
     await open(monthly());
     await manage();

@@ -53,7 +53,7 @@ export function PlanChangeDialog({ choice, subscription, busy, onConfirm, onClos
             </p>
           ))}
           <p className="mt-3 font-semibold" data-testid="change-price">
-            {`${choice.plan.name}: ${planPriceText(choice.plan)}`}
+            {`Price: ${planPriceText(choice.plan)}`}
           </p>
         </>
       ) : null}
