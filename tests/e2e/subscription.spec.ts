@@ -221,7 +221,11 @@ test.describe('on a phone', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Continue to checkout' }).click();
     await payAtTestCheckout(page);
     await page.getByRole('link', { name: 'Go to Subscription' }).click();
-    const [free, monthly, yearly] = ['free', 'plus-monthly', 'plus-yearly'].map((id) => planCard(page, id));
+    const [free, monthly, yearly] = [
+      planCard(page, 'free'),
+      planCard(page, 'plus-monthly'),
+      planCard(page, 'plus-yearly'),
+    ];
     await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
 
     // Monthly to yearly, in the trial: at once, the trial keeps its end.

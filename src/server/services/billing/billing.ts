@@ -151,7 +151,9 @@ export function createBilling(deps: {
   /** The caller's own subscription, running (not canceled, not unpaid): the only kind that changes. */
   async function liveSubscription(userId: string, customerId: string) {
     const row = await ownSubscription(userId, customerId);
-    const existing = await current(userId);
+    // Kincare's copy decides (no need to ask the provider for the card here).
+    const existing = await subscriptionOf(db, userId);
+    if (!existing) throw new HttpError(404, BILLING_MESSAGES.customerUnknown);
     if (!isLive(existing)) throw new HttpError(409, BILLING_MESSAGES.noSubscriptionToChange);
     return { row, existing };
   }
