@@ -27,6 +27,36 @@ export const billingRoutes: readonly ApiRoute[] = [
     ...changes,
   },
   {
+    method: 'POST',
+    path: '/api/stripe/subscription/:customerId/change',
+    access: 'patient-only',
+    target: 'owner-subscription',
+    // From Free, a paid plan goes through checkout: the owner gets its address.
+    request: { params: { customerId: fill('target-id') }, body: { planId: 'plus-monthly' } },
+    allowed: 200,
+    ...changes,
+  },
+  {
+    method: 'POST',
+    path: '/api/stripe/subscription/:customerId/resume',
+    access: 'patient-only',
+    target: 'owner-subscription',
+    // The owner's Free plan is not set to end: nothing to resume (409). Anyone else learns nothing (404).
+    request: { params: { customerId: fill('target-id') } },
+    allowed: 409,
+    ...changes,
+  },
+  {
+    method: 'POST',
+    path: '/api/stripe/subscription/:customerId/card',
+    access: 'patient-only',
+    target: 'owner-subscription',
+    // The owner's Free plan has no card to change (409). Anyone else learns nothing (404).
+    request: { params: { customerId: fill('target-id') } },
+    allowed: 409,
+    ...changes,
+  },
+  {
     method: 'DELETE',
     path: '/api/stripe/subscription/:customerId',
     access: 'patient-only',
@@ -65,13 +95,21 @@ export const billingRoutes: readonly ApiRoute[] = [
     request: { body: {} },
     allowed: 400,
   },
-  // The test-mode checkout page: its address is the capability; a made-up one is not found.
+  // The test-mode checkout and card pages: their address is the capability; a made-up one is not found.
   ...(['GET', 'POST'] as const).map((method): ApiRoute => ({
     method,
     path: '/api/stripe/test-checkout/:sessionId',
     access: 'public',
     target: 'none',
     request: { params: { sessionId: `cs_test_${'0'.repeat(32)}` } },
+    allowed: 404,
+  })),
+  ...(['GET', 'POST'] as const).map((method): ApiRoute => ({
+    method,
+    path: '/api/stripe/test-billing/:sessionId',
+    access: 'public',
+    target: 'none',
+    request: { params: { sessionId: `bps_test_${'0'.repeat(32)}` } },
     allowed: 404,
   })),
 ];

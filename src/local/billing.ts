@@ -1,5 +1,6 @@
 import {
   BILLING_MESSAGES,
+  billingPageResponseSchema,
   checkoutResponseSchema,
   plansResponseSchema,
   subscriptionResponseSchema,
@@ -90,6 +91,46 @@ export async function upgradeSubscription(
   return afterChange(db, response.data);
 }
 
+/**
+ * Moves the subscription to the plan the person chose (any direction): at once, at the period's end, or
+ * (from Free to a paid plan) through the checkout the answer names.
+ */
+export async function changePlan(
+  db: KincareDb,
+  customerId: string,
+  planId: string,
+): Promise<CheckoutResponse> {
+  const response = await http.post(
+    `/stripe/subscription/${encodeURIComponent(customerId)}/change`,
+    { planId },
+    { quiet: true },
+  );
+  return afterChange(db, response.data);
+}
+
+/** Undoes a cancel set for the period's end (Resume Plan); the subscription as it is now is saved. */
+export async function resumeSubscription(db: KincareDb, customerId: string): Promise<Subscription> {
+  const response = await http.post(
+    `/stripe/subscription/${encodeURIComponent(customerId)}/resume`,
+    {},
+    { quiet: true },
+  );
+  const { data } = subscriptionResponseSchema.parse(response.data);
+  if (!data) throw new Error(BILLING_MESSAGES.nothingToResume);
+  await saveSubscription(db, data);
+  return data;
+}
+
+/** The address of the provider's page where the person changes their card. */
+export async function billingPageAddress(customerId: string): Promise<string> {
+  const response = await http.post(
+    `/stripe/subscription/${encodeURIComponent(customerId)}/card`,
+    {},
+    { quiet: true },
+  );
+  return billingPageResponseSchema.parse(response.data).url;
+}
+
 /** A canceled subscription, again, on the card's plan (Renew). */
 export async function renewSubscription(
   db: KincareDb,
@@ -100,7 +141,10 @@ export async function renewSubscription(
   return afterChange(db, response.data);
 }
 
-/** Cancels at once; the canceled subscription is saved (the cards then offer Renew). */
+/**
+ * Cancels: a paid plan or a trial at its period's end (the cards then offer Resume Plan), Free at once (the
+ * cards then offer Renew). The subscription as it is now is saved.
+ */
 export async function cancelSubscription(db: KincareDb, customerId: string): Promise<Subscription> {
   const response = await http.delete(`/stripe/subscription/${encodeURIComponent(customerId)}`, {
     quiet: true,
@@ -158,7 +202,7 @@ export function moneyText(amount: number, currency: string): string {
 }
 
 /**
- * Leaves the app for the payment provider's checkout page (or the server's test-mode one). Only a web
+ * Leaves the app for the payment provider's checkout or card page (or the server's test-mode ones). Only a web
  * address is followed: an answer naming anything else (a `javascript:` URL) is refused.
  */
 export function goToCheckout(url: string): void {

@@ -1,10 +1,8 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import {
   PASSWORD,
   acceptBetaPolicyIfAsked,
-  acceptBetaPolicyThroughApi,
-  apiToken,
   atEachViewport,
   createVerifiedUser,
   expectNoAxeViolations,
@@ -12,26 +10,26 @@ import {
   expectTapTargets,
   latestMailTo,
   menuEntry,
-  signIn,
   signInThroughUi,
-  subscribeThroughLogin,
   uniqueEmail,
   verificationPath,
   VIEWPORTS,
   waitForServiceWorker,
-  type Account,
 } from './support';
 
-// /subscription, the login's subscription modal, the server's test-mode checkout and /billing/success and
-// /billing/cancel: a patient without a plan is asked for one at sign-in and takes Family Plus
-// through the checkout; a Free patient upgrades to the yearly plan (backing out of the checkout once); a
-// cancel turns every card to Renew; offline the saved plan shows and changes say they need a connection; a
+// /subscription, the login's subscription modal, the server's test-mode checkout and card page, and
+// /billing/success and /billing/cancel: a patient without a plan is asked for one at sign-in and takes Family
+// Plus through the checkout; a Free patient upgrades to the yearly plan (backing out of the checkout once); a
+// trial is cancelled (it ends when the trial does, nothing charged) and resumed; a plan moves monthly ->
+// yearly -> Free and back, each change said before it is confirmed; the card is changed on the test card
+// page; cancelling Free turns every card to Renew; offline the saved plan shows and changes say they need a connection; a
 // corporate sign-up link names its plan and the first sign-in has it chosen. Every state: axe, no sideways
 // scrolling, 44 px targets, at 390 x 844 and 1280 x 800 (each journey runs once, on a phone).
 
 const TEXT = {
   currentPlan: 'Current Plan',
   upgraded: 'Subscription upgraded successfully',
+  changed: 'Subscription changed successfully',
   canceled: 'Subscription canceled successfully',
   confirmCancel: 'Are you sure you want to cancel your subscription? This action cannot be undone.',
   needsConnection: 'Changing your plan needs a connection. What you see was saved on this device.',
@@ -76,46 +74,19 @@ async function submitSignIn(page: Page, email: string) {
   await form.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/**
- * A patient on an active monthly plan, made through the API as the person's own steps would make it: Family
- * Plus chosen at the first sign-in and paid at the test checkout (a trial), then canceled and renewed with the
- * card on file (a renewal has no second trial). The screens of these steps have tests of their own above.
- */
-async function activeMonthlyPatient(request: APIRequestContext, name: string): Promise<Account> {
-  const patient = await createVerifiedUser(request, 'Patient', name, { freePlan: false });
-  const { checkout_url: checkoutUrl } = await subscribeThroughLogin(request, patient.email, 'plus-monthly');
-  if (!checkoutUrl) throw new Error('a paid plan answers a checkout');
-  const paid = await request.post(new URL(checkoutUrl).pathname, {
-    form: { card: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name },
-    maxRedirects: 0,
+/** In the confirmation of a change of plan: what it says, then confirm it (Confirm change, or checkout). */
+async function confirmChange(page: Page, title: string, says: RegExp, confirm: string) {
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog.getByText(says)).toBeVisible();
+  await atEachViewport(page, async () => {
+    await expectNoHorizontalOverflow(page, dialog);
+    await expectTapTargets(dialog.getByRole('button'));
+    await expectNoAxeViolations(page);
   });
-  expect(paid.status()).toBe(303);
-  const token = await apiToken(request, patient.email);
-  const headers = { Authorization: `Bearer ${token}` };
-  const current = (await (await request.get('/api/stripe/subscription', { headers })).json()) as {
-    data: { customer_id: string };
-  };
-  const customerId = current.data.customer_id;
-  expect((await request.delete(`/api/stripe/subscription/${customerId}`, { headers })).ok()).toBe(true);
-  const renewed = await request.post('/api/stripe/subscription/renew', {
-    headers,
-    data: { customerId, planId: 'plus-monthly' },
-  });
-  expect(await renewed.json()).toMatchObject({
-    checkout_url: null,
-    subscription: { plan_id: 'plus-monthly', subscription_status: 'active' },
-  });
-  const profile = await acceptBetaPolicyThroughApi(request, token);
-  return {
-    ...patient,
-    role: 'Patient',
-    password: PASSWORD,
-    token,
-    userId: profile.id,
-    profile,
-    patientId: profile.patient_id ?? '',
-  };
+  await dialog.getByRole('button', { name: confirm }).click();
 }
+
+const DATE = String.raw`\w{3}, \w{3} \d{2}, \d{4}`;
 
 test.describe('on a phone', () => {
   test.use({ viewport: VIEWPORTS[0] });
@@ -155,8 +126,6 @@ test.describe('on a phone', () => {
     const details = page.getByRole('region', { name: 'Your subscription' });
     await expect(details).toContainText('Family Plus');
     await expect(details).toContainText('Trialing');
-    // Cancel Subscription is only for an active subscription.
-    await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
     await checkScreen(page, details);
   });
 
@@ -166,11 +135,18 @@ test.describe('on a phone', () => {
     test.setTimeout(120_000);
     await openSubscription(page);
     await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
-    await expect(planCard(page, 'plus-monthly').getByRole('button')).toHaveCount(0);
+    // From Free, each paid plan is an upgrade of its own (no button that always sells the yearly plan).
+    await expect(planCard(page, 'plus-monthly').getByRole('button')).toHaveText(['Upgrade']);
     await checkScreen(page, planCard(page, 'plus-yearly'));
 
     const upgrade = planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' });
     await upgrade.click();
+    await confirmChange(
+      page,
+      'Upgrade to Family Plus Yearly',
+      /^You go to the checkout page to give a card\. Family Plus Yearly costs \$69\.90 \/ year after a 14-day free trial\.$/,
+      'Continue to checkout',
+    );
     await page.waitForURL(/\/api\/stripe\/test-checkout\//);
     await page.getByRole('link', { name: 'Cancel and go back' }).click();
     await page.waitForURL(/\/billing\/cancel/);
@@ -180,6 +156,7 @@ test.describe('on a phone', () => {
     await expect(planCard(page, 'free').getByText(TEXT.currentPlan)).toBeVisible();
 
     await upgrade.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue to checkout' }).click();
     await payAtTestCheckout(page);
     await checkScreen(page);
     await page.getByRole('link', { name: 'Go to Subscription' }).click();
@@ -190,33 +167,126 @@ test.describe('on a phone', () => {
     await checkScreen(page, yearly);
   });
 
-  test('an active monthly plan moves to yearly in place: Subscription upgraded, then Current Plan', async ({
-    page,
-    request,
+  test('a trial cancelled says when it ends and that nothing is charged, and Resume Plan keeps it', async ({
+    patientPage: page,
   }) => {
-    test.setTimeout(120_000);
-    await signIn(page, await activeMonthlyPatient(request, 'Mona Monthly'));
+    test.setTimeout(150_000);
     await openSubscription(page);
-    const monthly = planCard(page, 'plus-monthly');
-    const yearly = planCard(page, 'plus-yearly');
-    await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
-    // Upgrade only on the yearly card, and only while active.
-    await expect(planCard(page, 'free').getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
-    await checkScreen(page, yearly);
-
-    await yearly.getByRole('button', { name: 'Upgrade' }).click();
-    await expect(page.getByText(TEXT.upgraded)).toBeVisible();
-    // No checkout: the card on file pays the difference.
-    await expect(page).toHaveURL(/\/subscription$/);
-    await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
-    await expect(monthly.getByText(TEXT.currentPlan)).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
-    await checkScreen(page, yearly);
+    await planCard(page, 'plus-monthly').getByRole('button', { name: 'Upgrade' }).click();
+    await confirmChange(page, 'Upgrade to Family Plus', /14-day free trial\.$/, 'Continue to checkout');
+    await payAtTestCheckout(page);
+    await page.getByRole('link', { name: 'Go to Subscription' }).click();
+    await expect(planCard(page, 'plus-monthly').getByText(TEXT.currentPlan)).toBeVisible();
 
     await page.getByRole('tab', { name: 'Manage Subscription' }).click();
     const details = page.getByRole('region', { name: 'Your subscription' });
-    await expect(details).toContainText('Family Plus Yearly');
-    await expect(details).toContainText('Active');
+    await expect(details).toContainText('Trialing');
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Subscription' });
+    await expect(
+      dialog.getByText(new RegExp(`^Your free trial ends on ${DATE}; you keep Family Plus until then\\.$`)),
+    ).toBeVisible();
+    await expect(dialog.getByText('Nothing will be charged.')).toBeVisible();
+    await atEachViewport(page, async () => {
+      await expectNoHorizontalOverflow(page, dialog);
+      await expectTapTargets(dialog.getByRole('button'));
+      await expectNoAxeViolations(page);
+    });
+    await dialog.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expect(page.getByText(TEXT.canceled)).toBeVisible();
+    const ending = page.getByTestId('subscription-ending');
+    await expect(ending).toHaveText(
+      new RegExp(`^Canceled: your free trial ends on ${DATE} and nothing will be charged\\.$`),
+    );
+    await expect(details).toContainText('Does not renew');
+    await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+    await checkScreen(page, details);
+    // Reloaded: the same, from the server.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+    await expect(ending).toBeVisible();
+
+    await page.getByRole('button', { name: 'Resume Plan' }).click();
+    await expect(page.getByText('Subscription resumed successfully')).toBeVisible();
+    await expect(ending).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toBeVisible();
+  });
+
+  test('monthly to yearly to Free and back, each said first; then the card is changed on the test card page', async ({
+    patientPage: page,
+  }) => {
+    test.setTimeout(180_000);
+    await openSubscription(page);
+    await planCard(page, 'plus-monthly').getByRole('button', { name: 'Upgrade' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue to checkout' }).click();
+    await payAtTestCheckout(page);
+    await page.getByRole('link', { name: 'Go to Subscription' }).click();
+    const [free, monthly, yearly] = [
+      planCard(page, 'free'),
+      planCard(page, 'plus-monthly'),
+      planCard(page, 'plus-yearly'),
+    ];
+    await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
+
+    // Monthly to yearly, in the trial: at once, the trial keeps its end.
+    await yearly.getByRole('button', { name: 'Switch plan' }).click();
+    await confirmChange(
+      page,
+      'Switch to Family Plus Yearly',
+      new RegExp(`^Changes now\\. Your free trial still ends on ${DATE}\\.$`),
+      'Confirm change',
+    );
+    await expect(page.getByText(TEXT.changed)).toBeVisible();
+    await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // Yearly to Free: when the trial ends; nothing is charged.
+    await free.getByRole('button', { name: 'Switch plan' }).click();
+    await expect(
+      page.getByRole('dialog').getByText('Then you are on Free, at no cost. Nothing will be charged.'),
+    ).toBeVisible();
+    await confirmChange(
+      page,
+      'Switch to Free',
+      new RegExp(
+        `^Changes when your free trial ends, on ${DATE}\\. Until then you keep Family Plus Yearly\\.$`,
+      ),
+      'Confirm change',
+    );
+    await expect(free.getByText(new RegExp(`^Starts on ${DATE}$`))).toBeVisible();
+    await expect(yearly.getByText(TEXT.currentPlan)).toBeVisible();
+    await checkScreen(page, free);
+
+    // And back to monthly: at once, and the move to Free is off.
+    await monthly.getByRole('button', { name: 'Switch plan' }).click();
+    await confirmChange(page, 'Switch to Family Plus', /^Changes now\./, 'Confirm change');
+    await expect(monthly.getByText(TEXT.currentPlan)).toBeVisible();
+    await expect(free.getByText(/^Starts on /)).toHaveCount(0);
+
+    // The card: the test card page shows the card on file, checks what is typed, and keeps the new card.
+    await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+    const details = page.getByRole('region', { name: 'Your subscription' });
+    await expect(details).toContainText('Visa •••• 4242, expires 12/34');
+    await checkScreen(page, details);
+    await page.getByRole('button', { name: 'Update card' }).click();
+    await page.waitForURL(/\/api\/stripe\/test-billing\/bps_test_/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Update your card' })).toBeVisible();
+    await expect(page.getByText('Card on file: Visa •••• 4242, expires 12/34')).toBeVisible();
+    await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+    await page.getByLabel('Expiry (MM/YY)').fill('08/31');
+    await page.getByLabel('CVC').fill('12');
+    await page.getByLabel('Name on card').fill('Pat Payer');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Enter the 3-digit security code.');
+    await expect(page.getByLabel('Name on card')).toHaveValue('Pat Payer');
+    await checkScreen(page);
+    await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+    await page.getByLabel('Expiry (MM/YY)').fill('08/31');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await page.waitForURL(/\/subscription$/);
+    await page.getByRole('tab', { name: 'Manage Subscription' }).click();
+    await expect(details).toContainText('Mastercard •••• 4444, expires 08/31');
   });
 
   test('cancel asks first, then every card offers Renew; Renew Free is back at once', async ({

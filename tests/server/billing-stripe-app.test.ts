@@ -113,6 +113,12 @@ async function activate(subscription: StripeObject): Promise<void> {
   expect((await deliver(fake.event('customer.subscription.updated', subscription))).statusCode).toBe(200);
 }
 
+/** The period (or the trial) of a subscription set to cancel then is over: Stripe ends it, and says so. */
+async function endAtStripe(subscription: StripeObject): Promise<void> {
+  Object.assign(subscription, { status: 'canceled', ended_at: Math.floor(Date.now() / 1000) });
+  expect((await deliver(fake.event('customer.subscription.deleted', subscription))).statusCode).toBe(200);
+}
+
 async function subscriptionOf(person: TestUser): Promise<Subscription | null> {
   const answer = await ctx.app.inject({
     method: 'GET',
@@ -322,13 +328,21 @@ describe('changing a Stripe subscription', () => {
     expect((await subscriptionOf(person))?.plan_id).toBe('plus-yearly');
   });
 
-  it('cancels at Stripe, offers Renew, and renews with the card on file without a checkout', async () => {
+  it('cancels at Stripe at the end of the trial, offers Renew once ended, and renews with the card on file without a checkout', async () => {
     const person = await subscriber();
     const canceled = await cancel(person, person.customerId);
     expect(canceled.statusCode, canceled.body).toBe(200);
-    const subscription = canceled.json<{ data: Subscription }>().data;
+    expect(canceled.json<{ data: Subscription }>().data).toMatchObject({
+      subscription_status: 'trialing',
+      cancel_at_period_end: true,
+    });
+    expect(fake.requestsTo(`/v1/subscriptions/${person.subscription.id}`, 'DELETE')).toHaveLength(0);
+    expect(fake.requestsTo(`/v1/subscriptions/${person.subscription.id}`, 'POST').at(-1)?.body).toEqual({
+      cancel_at_period_end: 'true',
+    });
+    await endAtStripe(person.subscription);
+    const subscription = (await subscriptionOf(person)) as Subscription;
     expect(subscription.subscription_status).toBe('canceled');
-    expect(fake.requestsTo(`/v1/subscriptions/${person.subscription.id}`, 'DELETE')).toHaveLength(1);
     const offered = (await ctx.app.inject({ method: 'GET', url: '/api/stripe/plans' })).json<{
       data: Plan[];
     }>();
@@ -357,12 +371,40 @@ describe('changing a Stripe subscription', () => {
     const customer = fake.objects.customers.get(person.customerId);
     (customer?.invoice_settings as { default_payment_method: string | null }).default_payment_method = null;
     expect((await cancel(person, person.customerId)).statusCode).toBe(200);
+    await endAtStripe(person.subscription);
     const renewed = await renew(person, person.customerId, 'plus-monthly');
     expect(renewed.statusCode, renewed.body).toBe(200);
     const session = [...fake.objects.sessions.values()].at(-1);
     expect(renewed.json()).toEqual({ checkout_url: session?.url, subscription: null });
     expect(fake.requestsTo('/v1/subscriptions', 'POST')).toEqual([]);
     expect((await subscriptionOf(person))?.subscription_status).toBe('canceled');
+  });
+
+  it('moves to Free when the paid period ends at Stripe, resumes, and opens the customer portal for the card', async () => {
+    const person = await subscriber();
+    await activate(person.subscription);
+    fake.saveCard(person.customerId, '1881');
+    expect((await subscriptionOf(person))?.card).toMatchObject({ last4: '1881' });
+    const portal = await change(person, 'POST', `/${person.customerId}/card`);
+    expect(portal.statusCode, portal.body).toBe(200);
+    expect(portal.json<{ url: string }>().url).toMatch(/^https:\/\/billing\.stripe\.com\//);
+    expect(fake.requestsTo('/v1/billing_portal/sessions', 'POST')[0]?.body).toMatchObject({
+      customer: person.customerId,
+      return_url: expect.stringMatching(/\/subscription$/),
+    });
+
+    const toFree = await change(person, 'POST', `/${person.customerId}/change`, { planId: 'free' });
+    expect(toFree.json<CheckoutResponse>().subscription).toMatchObject({
+      plan_id: 'plus-monthly',
+      cancel_at_period_end: true,
+      next_plan_id: 'free',
+    });
+    const resumed = await change(person, 'POST', `/${person.customerId}/resume`);
+    expect(resumed.json()).toMatchObject({ data: { cancel_at_period_end: false, next_plan_id: null } });
+    await change(person, 'POST', `/${person.customerId}/change`, { planId: 'free' });
+    await endAtStripe(person.subscription);
+    expect(await subscriptionOf(person)).toMatchObject({ plan_id: 'free', subscription_status: 'active' });
+    expect(fake.requestsTo(`/v1/subscriptions/${person.subscription.id}`, 'DELETE')).toHaveLength(0);
   });
 
   it('answers 404 for another patient’s customer id, and leaves their subscription alone', async () => {
@@ -388,6 +430,7 @@ describe('changing a Stripe subscription', () => {
   it('a renewal asked again after Stripe made it but the answer was lost makes one subscription', async () => {
     const person = await subscriber();
     expect((await cancel(person, person.customerId)).statusCode).toBe(200);
+    await endAtStripe(person.subscription);
     // The customer is read first; Stripe then makes the subscription and the answer is lost, twice over.
     const customers = fake.objects.customers;
     const read = customers.get.bind(customers);

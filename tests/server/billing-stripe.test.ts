@@ -234,6 +234,7 @@ describe('subscriptions', () => {
     expect(update?.body).toEqual({
       items: [{ id: itemId, price: monthlyPrice }],
       proration_behavior: 'create_prorations',
+      cancel_at_period_end: 'false',
       metadata: { userId: USER, planId: 'plus-monthly' },
     });
     expect(changed).toMatchObject({ id: made.id, planId: 'plus-monthly', status: 'active' });
@@ -250,6 +251,41 @@ describe('subscriptions', () => {
     const error = await failure(stripe.changePlan(made.id, MONTHLY));
     expect(error).not.toBeInstanceOf(ProviderUnavailableError);
     expect(error.message).toContain('A canceled subscription can only update');
+  });
+
+  it('cancels at the end of the period and undoes it (Resume Plan), on the same subscription', async () => {
+    const stripe = provider();
+    const made = await subscribed(stripe, MONTHLY);
+    const ending = await stripe.setCancelAtPeriodEnd(made.id, true);
+    expect(fake.requestsTo(`/v1/subscriptions/${made.id}`, 'POST').map((request) => request.body)).toEqual([
+      { cancel_at_period_end: 'true' },
+    ]);
+    expect(ending).toMatchObject({ id: made.id, status: 'trialing', cancelAtPeriodEnd: true });
+    expect(fake.requestsTo(`/v1/subscriptions/${made.id}`, 'DELETE')).toHaveLength(0);
+    const resumed = await stripe.setCancelAtPeriodEnd(made.id, false);
+    expect(resumed.cancelAtPeriodEnd).toBe(false);
+  });
+
+  it("reads the card on file, and opens Stripe's customer portal to change it", async () => {
+    const stripe = provider();
+    const customerId = await customer(stripe);
+    expect(await stripe.cardOf(customerId)).toBeNull();
+    fake.saveCard(customerId, '1881');
+    expect(await stripe.cardOf(customerId)).toEqual({
+      brand: 'visa',
+      last4: '1881',
+      exp_month: 12,
+      exp_year: 2034,
+    });
+    expect(fake.requestsTo(`/v1/customers/${customerId}`, 'GET')[0]?.body).toEqual({
+      expand: ['invoice_settings.default_payment_method'],
+    });
+    const page = await stripe.createBillingPage(customerId, 'https://kincare.test/subscription');
+    expect(page.url).toMatch(/^https:\/\/billing\.stripe\.com\//);
+    expect(fake.requestsTo('/v1/billing_portal/sessions', 'POST')[0]?.body).toEqual({
+      customer: customerId,
+      return_url: 'https://kincare.test/subscription',
+    });
   });
 
   it('renews with the card on file, and asks for checkout when there is none', async () => {

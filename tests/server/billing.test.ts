@@ -89,6 +89,22 @@ async function paidPatient(planId = 'plus-monthly') {
   };
 }
 
+/** Time passes at the test-mode provider until the trial has ended: the card on file is charged. */
+async function endTrial(token: string) {
+  const trialEnd = Date.parse((await mySubscription(token))?.trial_end ?? '');
+  await ctx.app.testBilling?.advanceClock(new Date(trialEnd + 60_000));
+  expect(await mySubscription(token)).toMatchObject({ subscription_status: 'active' });
+}
+
+/** How many invoices the test-mode provider announced as paid (what was charged). */
+async function paidInvoices(): Promise<number> {
+  const events = await ctx.database.db
+    .select()
+    .from(billingEvents)
+    .where(eq(billingEvents.type, 'invoice.paid'));
+  return events.length;
+}
+
 describe('GET /api/stripe/plans', () => {
   it('answers the seeded plans to anyone, cheapest first, prices in dollars', async () => {
     const answer = await ctx.app.inject({ method: 'GET', url: '/api/stripe/plans' });
@@ -444,23 +460,29 @@ describe('changing a plan', () => {
   const change = (method: 'POST' | 'DELETE', url: string, token: string, payload?: Record<string, unknown>) =>
     ctx.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 
-  it('cancels at once, keeps the paid time, and renews with the card on file (no second trial)', async () => {
+  it('cancels a trial at its end (nothing charged), refuses a second cancel, then renews with the card on file (no second trial)', async () => {
     const { token, email } = await paidPatient();
     const current = await mySubscription(token);
     const customerId = current?.customer_id ?? '';
     const canceled = await change('DELETE', `/api/stripe/subscription/${customerId}`, token);
     expect(canceled.statusCode).toBe(200);
     expect(canceled.json()).toMatchObject({
-      data: { subscription_status: 'canceled', end_date: expect.any(String) },
+      data: { subscription_status: 'trialing', cancel_at_period_end: true, trial_end: current?.trial_end },
     });
-    const afterCancel = await mySubscription(token);
-    expect(
-      afterCancel && planCardState({ id: 'plus-monthly', interval: 'month' }, afterCancel).showRenew,
-    ).toBe(true);
     // The trial already running is the person's until it ends.
     expect((await login(email)).statusCode).toBe(200);
     const again = await change('DELETE', `/api/stripe/subscription/${customerId}`, token);
-    expect(again.statusCode).toBe(409);
+    expect([again.statusCode, again.json().message]).toEqual([409, BILLING_MESSAGES.alreadyEnding]);
+
+    // The trial ends: canceled, and no invoice was ever paid (nothing charged).
+    await ctx.app.testBilling?.advanceClock(new Date(Date.parse(current?.trial_end ?? '') + 60_000));
+    const afterCancel = await mySubscription(token);
+    expect(afterCancel).toMatchObject({ subscription_status: 'canceled' });
+    expect(await paidInvoices()).toBe(0);
+    expect(
+      afterCancel &&
+        planCardState({ id: 'plus-monthly', interval: 'month', price: 6.99 }, afterCancel).showRenew,
+    ).toBe(true);
 
     const renewed = await change('POST', '/api/stripe/subscription/renew', token, {
       customerId,
@@ -485,8 +507,7 @@ describe('changing a plan', () => {
       change('POST', `/api/stripe/subscription/${customerId}/upgrade`, token, { planId: 'plus-yearly' });
     // Trialing is not active (Upgrade only when active: src/server/services/billing/README.md).
     expect((await upgrade()).statusCode).toBe(409);
-    await change('DELETE', `/api/stripe/subscription/${customerId}`, token);
-    await change('POST', '/api/stripe/subscription/renew', token, { customerId, planId: 'plus-monthly' });
+    await endTrial(token);
     const upgraded = await upgrade();
     expect(upgraded.statusCode).toBe(200);
     const subscription = upgraded.json<{ subscription: Subscription }>().subscription;
@@ -570,5 +591,237 @@ describe('changing a plan', () => {
         .statusCode,
     ).toBe(403);
     expect(await mySubscription(owner.token)).toMatchObject({ subscription_status: 'active' });
+  });
+});
+
+describe('moving between plans, cancelling, resuming and the card', () => {
+  const call = (method: 'POST' | 'DELETE', url: string, token: string, payload?: Record<string, unknown>) =>
+    ctx.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const changeTo = (token: string, customerId: string, planId: unknown) =>
+    call('POST', `/api/stripe/subscription/${customerId}/change`, token, { planId });
+  const resume = (token: string, customerId: string) =>
+    call('POST', `/api/stripe/subscription/${customerId}/resume`, token);
+  const cardPage = (token: string, customerId: string) =>
+    call('POST', `/api/stripe/subscription/${customerId}/card`, token);
+
+  it('in a trial: monthly to yearly now (the trial kept, nothing charged), to Free at the trial end, back, then Free when it ends', async () => {
+    const { token } = await paidPatient();
+    const started = await mySubscription(token);
+    const customerId = started?.customer_id ?? '';
+    const yearly = await changeTo(token, customerId, 'plus-yearly');
+    expect(yearly.statusCode).toBe(200);
+    expect(yearly.json()).toMatchObject({
+      checkout_url: null,
+      subscription: {
+        plan_id: 'plus-yearly',
+        subscription_status: 'trialing',
+        trial_end: started?.trial_end,
+      },
+    });
+    expect(await paidInvoices()).toBe(0);
+
+    const toFree = await changeTo(token, customerId, 'free');
+    expect(toFree.statusCode).toBe(200);
+    const scheduled = toFree.json<{ subscription: Subscription }>().subscription;
+    expect(scheduled).toMatchObject({
+      plan_id: 'plus-yearly',
+      subscription_status: 'trialing',
+      cancel_at_period_end: true,
+      next_plan_id: 'free',
+    });
+    expect(planCardState({ id: 'free', interval: 'month', price: 0 }, scheduled).startsOn).toBe(
+      scheduled.current_period_end,
+    );
+    const twice = await changeTo(token, customerId, 'free');
+    expect([twice.statusCode, twice.json().message]).toEqual([409, BILLING_MESSAGES.alreadyMovingTo]);
+
+    // Back to monthly: at once, and the move to Free is off.
+    const back = await changeTo(token, customerId, 'plus-monthly');
+    expect(back.json()).toMatchObject({
+      subscription: { plan_id: 'plus-monthly', cancel_at_period_end: false, next_plan_id: null },
+    });
+    await changeTo(token, customerId, 'free');
+    await ctx.app.testBilling?.advanceClock(new Date(Date.parse(started?.trial_end ?? '') + 60_000));
+    expect(await mySubscription(token)).toMatchObject({
+      plan_id: 'free',
+      subscription_status: 'active',
+      next_plan_id: null,
+    });
+    expect(await paidInvoices()).toBe(0);
+
+    // From Free to a paid plan again: through checkout.
+    const paidAgain = await changeTo(token, customerId, 'plus-monthly');
+    expect(paidAgain.json<{ checkout_url: string }>().checkout_url).toContain('/api/stripe/test-checkout/');
+  });
+
+  it('on a paid plan: yearly now (charged), monthly now, Free at the period end, and Resume Plan undoes it', async () => {
+    const { token } = await paidPatient();
+    await endTrial(token);
+    const customerId = (await mySubscription(token))?.customer_id ?? '';
+    const charged = await paidInvoices();
+    const yearly = await changeTo(token, customerId, 'plus-yearly');
+    expect(yearly.json()).toMatchObject({
+      subscription: { plan_id: 'plus-yearly', subscription_status: 'active' },
+    });
+    expect(await paidInvoices()).toBe(charged + 1);
+    const monthly = await changeTo(token, customerId, 'plus-monthly');
+    const onMonthly = monthly.json<{ subscription: Subscription }>().subscription;
+    expect(onMonthly).toMatchObject({ plan_id: 'plus-monthly', interval: 'month' });
+    const same = await changeTo(token, customerId, 'plus-monthly');
+    expect([same.statusCode, same.json().message]).toEqual([409, BILLING_MESSAGES.samePlan]);
+
+    const toFree = await changeTo(token, customerId, 'free');
+    expect(toFree.json()).toMatchObject({
+      subscription: {
+        plan_id: 'plus-monthly',
+        subscription_status: 'active',
+        cancel_at_period_end: true,
+        next_plan_id: 'free',
+        current_period_end: onMonthly.current_period_end,
+      },
+    });
+    const resumed = await resume(token, customerId);
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.json()).toMatchObject({
+      data: { plan_id: 'plus-monthly', cancel_at_period_end: false, next_plan_id: null },
+    });
+    const resumeTwice = await resume(token, customerId);
+    expect([resumeTwice.statusCode, resumeTwice.json().message]).toEqual([
+      409,
+      BILLING_MESSAGES.nothingToResume,
+    ]);
+
+    // Cancel: kept until the end of the paid period, undone by Resume Plan; the provider agrees.
+    const canceled = await call('DELETE', `/api/stripe/subscription/${customerId}`, token);
+    expect(canceled.json()).toMatchObject({
+      data: {
+        subscription_status: 'active',
+        cancel_at_period_end: true,
+        next_plan_id: null,
+        current_period_end: onMonthly.current_period_end,
+      },
+    });
+    expect((await resume(token, customerId)).statusCode).toBe(200);
+    const [atProvider] = await ctx.database.db
+      .select()
+      .from(testBillingObjects)
+      .where(eq(testBillingObjects.id, onMonthly.id));
+    expect(atProvider?.object.cancel_at_period_end).toBe(false);
+  });
+
+  it('refuses unknown plans (400), a canceled subscription (409), another patient (404), caregivers (403)', async () => {
+    const owner = await createUser(ctx);
+    const other = await createUser(ctx);
+    const carer = await createUser(ctx, { role: 'Caregiver' });
+    const customerId = (await mySubscription(owner.token))?.customer_id ?? '';
+    for (const planId of ['gold', 'FREE', '', 42, null]) {
+      const answer = await changeTo(owner.token, customerId, planId);
+      expect(answer.statusCode).toBe(400);
+    }
+    const same = await changeTo(owner.token, customerId, 'free');
+    expect([same.statusCode, same.json().message]).toEqual([409, BILLING_MESSAGES.samePlan]);
+    for (const attempt of [
+      () => changeTo(other.token, customerId, 'plus-monthly'),
+      () => resume(other.token, customerId),
+      () => cardPage(other.token, customerId),
+    ])
+      expect((await attempt()).statusCode).toBe(404);
+    for (const attempt of [
+      () => changeTo(carer.token, customerId, 'plus-monthly'),
+      () => resume(carer.token, customerId),
+      () => cardPage(carer.token, customerId),
+    ])
+      expect((await attempt()).statusCode).toBe(403);
+    expect((await changeTo(owner.token, 'not-a-customer', 'free')).statusCode).toBe(400);
+    // Free: nothing to resume, no card.
+    expect((await resume(owner.token, customerId)).json().message).toBe(BILLING_MESSAGES.nothingToResume);
+    expect((await cardPage(owner.token, customerId)).json().message).toBe(BILLING_MESSAGES.noCardToUpdate);
+    // Canceled: it changes no more (Renew starts it again).
+    await call('DELETE', `/api/stripe/subscription/${customerId}`, owner.token);
+    const afterCancel = await changeTo(owner.token, customerId, 'plus-monthly');
+    expect([afterCancel.statusCode, afterCancel.json().message]).toEqual([
+      409,
+      BILLING_MESSAGES.noSubscriptionToChange,
+    ]);
+    expect(await mySubscription(other.token)).toMatchObject({
+      plan_id: 'free',
+      subscription_status: 'active',
+    });
+  });
+
+  it('changes the card on the test-mode card page, which checks what is typed; nothing is charged', async () => {
+    const { token } = await paidPatient();
+    const customerId = (await mySubscription(token))?.customer_id ?? '';
+    expect((await mySubscription(token))?.card).toEqual({
+      brand: 'visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2039,
+    });
+    const opened = await cardPage(token, customerId);
+    expect(opened.statusCode).toBe(200);
+    const url = opened.json<{ url: string }>().url;
+    expect(url).toMatch(/\/api\/stripe\/test-billing\/bps_test_[a-f0-9]{32}$/);
+    const page = await ctx.app.inject({ method: 'GET', url: pathOf(url) });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Test mode: no real card is used.');
+    expect(page.body).toContain('Card on file: Visa •••• 4242, expires 12/39');
+
+    const post = (fields: Record<string, string>) =>
+      ctx.app.inject({
+        url: pathOf(url),
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ expiry: '08/31', cvc: '321', name: 'Asha Rao', ...fields }).toString(),
+      });
+    const refusals: [Record<string, string>, number, string][] = [
+      [{ card: '5555' }, 400, BILLING_MESSAGES.cardInvalid],
+      [{ card: '5555 5555 5555 4444', expiry: '01/20' }, 400, BILLING_MESSAGES.expiryInvalid],
+      [{ card: '5555 5555 5555 4444', expiry: '13/31' }, 400, BILLING_MESSAGES.expiryInvalid],
+      [{ card: '5555 5555 5555 4444', cvc: '12' }, 400, BILLING_MESSAGES.cvcInvalid],
+      [{ card: '5555 5555 5555 4444', name: ' ' }, 400, BILLING_MESSAGES.nameOnCardMissing],
+      [{ card: '4000 0000 0000 0002' }, 402, 'Your card was declined.'],
+    ];
+    for (const [fields, status, message] of refusals) {
+      const refused = await post(fields);
+      expect([refused.statusCode, refused.body.includes(message)]).toEqual([status, true]);
+    }
+    expect((await mySubscription(token))?.card?.last4).toBe('4242');
+
+    const saved = await post({ card: '5555 5555 5555 4444' });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toMatch(/\/subscription$/);
+    expect((await mySubscription(token))?.card).toEqual({
+      brand: 'mastercard',
+      last4: '4444',
+      exp_month: 8,
+      exp_year: 2031,
+    });
+    expect(await paidInvoices()).toBe(0);
+
+    // A made-up page is not found; an expired one says so and takes nothing.
+    const unknown = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/stripe/test-billing/bps_test_${'0'.repeat(32)}`,
+    });
+    expect([unknown.statusCode, unknown.body.includes(BILLING_MESSAGES.cardPageUnknown)]).toEqual([
+      404,
+      true,
+    ]);
+    const sessionId = url.split('/').pop() ?? '';
+    const [row] = await ctx.database.db
+      .select()
+      .from(testBillingObjects)
+      .where(eq(testBillingObjects.id, sessionId));
+    await ctx.database.db
+      .update(testBillingObjects)
+      .set({ object: { ...row?.object, expires_at: 1 } })
+      .where(eq(testBillingObjects.id, sessionId));
+    const expired = await post({ card: '4242 4242 4242 4242' });
+    expect([expired.statusCode, expired.body.includes(BILLING_MESSAGES.cardPageExpired)]).toEqual([
+      409,
+      true,
+    ]);
+    expect((await mySubscription(token))?.card?.last4).toBe('4444');
   });
 });

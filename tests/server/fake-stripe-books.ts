@@ -70,6 +70,8 @@ export function createStripeBooks(settings: { checkoutUrlBase: () => string | nu
     prices: new Map<string, StripeObject>(),
     sessions: new Map<string, StripeObject>(),
     subscriptions: new Map<string, StripeObject>(),
+    paymentMethods: new Map<string, StripeObject>(),
+    portalSessions: new Map<string, StripeObject>(),
   };
   /** What a session will subscribe to once completed (Stripe keeps it; answers do not show it). */
   const sessionOrders = new Map<string, { price: string; subscriptionData: Form }>();
@@ -153,13 +155,40 @@ export function createStripeBooks(settings: { checkoutUrlBase: () => string | nu
       }
     }
     subscription.metadata = metadataOf(form, subscription.metadata as Record<string, string>);
+    const cancelAtPeriodEnd = text(form, 'cancel_at_period_end');
+    if (cancelAtPeriodEnd !== undefined) {
+      if (subscription.status === 'canceled')
+        throw new StripeFailure(
+          400,
+          'invalid_request_error',
+          'A canceled subscription can only update its cancellation_details and metadata.',
+        );
+      subscription.cancel_at_period_end = cancelAtPeriodEnd === 'true';
+    }
     return subscription;
   }
 
+  /** A customer as GET answers it: `expand[]=invoice_settings.default_payment_method` puts the object in. */
+  function customerAnswer(id: string, form: Form): StripeObject {
+    const customer = get('customers', id, 'customer');
+    const expand = Array.isArray(form.expand) ? form.expand : [];
+    if (!expand.includes('invoice_settings.default_payment_method')) return customer;
+    const settings = customer.invoice_settings as { default_payment_method: string | null };
+    const method = settings.default_payment_method;
+    return {
+      ...customer,
+      invoice_settings: {
+        ...settings,
+        default_payment_method: method ? (objects.paymentMethods.get(method) ?? null) : null,
+      },
+    };
+  }
+
   function route(method: string, path: string, form: Form): unknown {
-    const match = /^\/v1\/(checkout\/sessions|customers|prices|products|subscriptions)(?:\/([^/]+))?$/.exec(
-      path,
-    );
+    const match =
+      /^\/v1\/(checkout\/sessions|billing_portal\/sessions|customers|prices|products|subscriptions)(?:\/([^/]+))?$/.exec(
+        path,
+      );
     const id = match?.[2];
     const key = `${method} ${match?.[1] ?? ''}${id ? '/:id' : ''}`;
     switch (key) {
@@ -184,7 +213,21 @@ export function createStripeBooks(settings: { checkoutUrlBase: () => string | nu
         return customer;
       }
       case 'GET customers/:id':
-        return get('customers', id ?? '', 'customer');
+        return customerAnswer(id ?? '', form);
+      case 'POST billing_portal/sessions': {
+        const customer = get('customers', text(form, 'customer') ?? '', 'customer', 'customer').id;
+        const session: StripeObject = {
+          id: newId('bps'),
+          object: 'billing_portal.session',
+          customer,
+          return_url: text(form, 'return_url') ?? null,
+          url: `https://billing.stripe.com/p/session/${newId('test')}`,
+          created: now(),
+          livemode: false,
+        };
+        objects.portalSessions.set(session.id, session);
+        return session;
+      }
       case 'GET prices': {
         const keys = (Array.isArray(form.lookup_keys) ? form.lookup_keys : []).filter(
           (k) => typeof k === 'string',
@@ -306,9 +349,16 @@ export function createStripeBooks(settings: { checkoutUrlBase: () => string | nu
     }
   }
 
-  function saveCard(customerId: string): string {
+  function saveCard(customerId: string, last4 = '4242'): string {
     const customer = get('customers', customerId, 'customer');
     const paymentMethod = newId('pm');
+    objects.paymentMethods.set(paymentMethod, {
+      id: paymentMethod,
+      object: 'payment_method',
+      type: 'card',
+      customer: customerId,
+      card: { brand: 'visa', last4, exp_month: 12, exp_year: 2034 },
+    });
     (customer.invoice_settings as { default_payment_method: string | null }).default_payment_method =
       paymentMethod;
     return paymentMethod;

@@ -14,7 +14,8 @@ import {
  * A local server that answers like Stripe's API (v1), for exactly the calls the Stripe provider makes:
  * POST /v1/customers, GET /v1/customers/:id, GET /v1/prices (lookup_keys, active, limit), POST /v1/products,
  * POST /v1/prices, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST /v1/subscriptions,
- * GET|POST|DELETE /v1/subscriptions/:id. Bodies are form-encoded with brackets (`metadata[userId]=…`),
+ * GET|POST|DELETE /v1/subscriptions/:id (POST: items, metadata, cancel_at_period_end), POST
+ * /v1/billing_portal/sessions; GET /v1/customers/:id expands `invoice_settings.default_payment_method`. Bodies are form-encoded with brackets (`metadata[userId]=…`),
  * answers are Stripe-shaped JSON, errors are `{ error: { type, code, message } }` (404 resource_missing).
  *
  *   const stripe = await startFakeStripe();   // on a free port of 127.0.0.1
@@ -23,7 +24,7 @@ import {
  *   stripe.failNext(2, 503)                   // the next 2 requests answer 503 (429, 500, 503; 'drop': connection
  *                                             // closed unanswered; 'lose-answer': done, then the connection closed)
  *   stripe.completeCheckout(sessionId)        // the person paid: subscription made, card saved, session returned
- *   stripe.saveCard(customerId)               // a card on file (the customer's default payment method)
+ *   stripe.saveCard(customerId, '4242')       // a card on file (the customer's default payment method)
  *   stripe.event('checkout.session.completed', session)  // a Stripe event (sign it with signTestEvent)
  *   stripe.objects.customers / prices / products / subscriptions / sessions   // Maps by id, to read or change
  *   stripe.requestsTo('/v1/customers', 'POST')  // the requests to one path (and method)
@@ -184,7 +185,7 @@ export async function startFakeStripe(options: { secretKey?: string } = {}) {
     failNext(count: number, failure: Failure = 500): void {
       for (let index = 0; index < count; index += 1) failures.push(failure);
     },
-    saveCard: (customerId: string): string => books.saveCard(customerId),
+    saveCard: (customerId: string, last4?: string): string => books.saveCard(customerId, last4),
     completeCheckout: (sessionId: string): StripeObject => books.completeCheckout(sessionId),
     event: (type: string, object: StripeObject) => books.event(type, object),
     reset(): void {

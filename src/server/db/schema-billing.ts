@@ -56,6 +56,11 @@ export const subscriptions = pgTable(
     endDate: timestamp('end_date', { withTimezone: true }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     trialEnd: timestamp('trial_end', { withTimezone: true }),
+    /**
+     * The plan that takes over when this subscription ends at its period's end (a paid plan moving to
+     * Free): set with the provider's cancel at the period's end, cleared when that cancel is undone.
+     */
+    nextPlanId: text('next_plan_id').references(() => plans.id),
     /** 'stripe', 'test' (the built-in checkout) or 'none' (a free plan). */
     provider: text('provider').notNull(),
     /** The provider's time of the state copied here: an older event never overwrites a newer one. */
@@ -95,9 +100,11 @@ export const planUsage = pgTable(
 export const testBillingObjects = pgTable(
   'test_billing_objects',
   {
-    /** `cs_test_…`, `sub_test_…` or `cus_test_…`. */
+    /** `cs_test_…`, `sub_test_…`, `cus_test_…` or `bps_test_…` (a card-update page). */
     id: text('id').primaryKey(),
-    kind: text('kind', { enum: ['checkout_session', 'subscription', 'customer'] }).notNull(),
+    kind: text('kind', {
+      enum: ['checkout_session', 'subscription', 'customer', 'billing_portal_session'],
+    }).notNull(),
     customerId: text('customer_id').notNull(),
     object: jsonb('object').$type<Record<string, unknown>>().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

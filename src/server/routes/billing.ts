@@ -4,6 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   BILLING_MESSAGES,
+  billingPageResponseSchema,
+  changeBodySchema,
   checkoutResponseSchema,
   customerIdSchema,
   plansResponseSchema,
@@ -74,13 +76,71 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.post(
+    '/subscription/:customerId/change',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          'Moves the subscription to the plan chosen: paid to paid at once, to Free at the period end, from Free through checkout.',
+        ...signedIn,
+        params: customerParams,
+        body: changeBodySchema,
+        response: { 200: checkoutResponseSchema, ...errors, ...providerErrors },
+      },
+    },
+    async (request) => {
+      requirePatient(request.auth);
+      return app.billing.change(request.auth.userId, request.params.customerId, request.body.planId);
+    },
+  );
+
+  app.post(
+    '/subscription/:customerId/resume',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Undoes a cancel set for the end of the period (Resume Plan).',
+        ...signedIn,
+        params: customerParams,
+        response: { 200: z.object({ data: subscriptionSchema }), ...errors, ...providerErrors },
+      },
+    },
+    async (request) => {
+      requirePatient(request.auth);
+      return { data: await app.billing.resume(request.auth.userId, request.params.customerId) };
+    },
+  );
+
+  app.post(
+    '/subscription/:customerId/card',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          "The payment provider's page where the patient changes their card (Stripe's customer portal).",
+        ...signedIn,
+        params: customerParams,
+        response: { 200: billingPageResponseSchema, ...errors, ...providerErrors },
+      },
+    },
+    async (request) => {
+      requirePatient(request.auth);
+      return app.billing.billingPage(request.auth.userId, request.params.customerId);
+    },
+  );
+
   app.delete(
     '/subscription/:customerId',
     {
       onRequest: app.authenticate,
       schema: {
         tags,
-        summary: 'Cancels the subscription at once.',
+        summary:
+          'Cancels: a paid plan or a trial at the end of its period (resumable until then), Free at once.',
         ...signedIn,
         params: customerParams,
         response: { 200: z.object({ data: subscriptionSchema }), ...errors, ...providerErrors },

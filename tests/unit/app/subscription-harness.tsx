@@ -25,6 +25,10 @@ export const trialing = () =>
     trial_end: '2026-12-08T12:00:00.000Z',
   });
 
+/** An active Family Plus (monthly) subscription, with `fields` changed. */
+export const monthly = (fields: Partial<Subscription> = {}) =>
+  subscription({ plan_id: 'plus-monthly', plan_name: 'Family Plus', price: 6.99, ...fields });
+
 export type Harness = {
   db: KincareDb;
   calls: Call[];
@@ -95,6 +99,8 @@ export const shown = (id: string) => {
   if (card(id).queryByText(BILLING_MESSAGES.currentPlan)) words.unshift('Current Plan');
   const trial = card(id).queryByText(/^Trialing until /);
   if (trial) words.push(trial.textContent ?? '');
+  const starts = card(id).queryByText(/^Starts on /);
+  if (starts) words.push(starts.textContent ?? '');
   return words;
 };
 export const allCards = () => Object.fromEntries(PLANS.map((plan: Plan) => [plan.id, shown(plan.id)]));

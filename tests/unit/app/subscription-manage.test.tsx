@@ -1,6 +1,7 @@
 // The Subscription screen's Manage tab and its offline behaviour: Plan, Amount, Status with the
 // colours of src/server/services/billing/README.md (active teal, trialing yellow, anything else red), the
-// dates, Cancel only when active and behind its confirmation, the store defaults when a fetch fails
+// dates, the card on file with Update card, Cancel while the subscription runs (a trial too) behind a
+// confirmation that says what happens and when, Resume Plan once set to end, the store defaults when a fetch fails
 // online, and offline: the saved plan shows and every change says it needs a connection without trying.
 // Also the error toasts that offer the Subscription page when a plan's limit is reached.
 
@@ -11,6 +12,7 @@ import type * as Billing from '../../../src/local/billing';
 import {
   billingHarness,
   card,
+  monthly,
   openScreen,
   saveOnDevice,
   shown,
@@ -54,12 +56,12 @@ describe('Manage Subscription', () => {
     expect(screen.getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
   });
 
-  it('trialing is yellow and canceled red, and neither can be canceled', async () => {
+  it('trialing is yellow and can be canceled; canceled is red and cannot', async () => {
     await open(trialing());
     await manage();
     expect(value('Status')?.textContent).toBe('Trialing');
     expect(value('Status')?.querySelector('span')?.className).toContain('bg-warning-soft');
-    expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
     cleanup();
     await open(subscription({ subscription_status: 'canceled' }));
     await manage();
@@ -67,6 +69,73 @@ describe('Manage Subscription', () => {
     expect(value('Status')?.querySelector('span')?.className).toContain('bg-danger-soft');
     expect(value('Renewal Date')?.textContent).toBe('Does not renew');
     expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
+  });
+
+  it('cancelling a trial says when it ends and that nothing will be charged; then Resume Plan undoes it', async () => {
+    await open(trialing());
+    await manage();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel Subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Subscription' });
+    expect(
+      within(dialog).getByText('Your free trial ends on Tue, Dec 08, 2026; you keep Family Plus until then.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('Nothing will be charged.')).toBeTruthy();
+    expect(within(dialog).queryByText(BILLING_MESSAGES.confirmCancel)).toBeNull();
+    const ending = { ...trialing(), cancel_at_period_end: true };
+    harness.route = () => ({ status: 200, data: { data: ending } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, cancel it' }));
+    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith(BILLING_MESSAGES.canceled));
+    expect(harness.calls.at(-1)).toMatchObject({ method: 'DELETE', url: '/stripe/subscription/cus_abc' });
+    expect((await screen.findByTestId('subscription-ending')).textContent).toBe(
+      'Canceled: your free trial ends on Tue, Dec 08, 2026 and nothing will be charged.',
+    );
+    expect(value('Renewal Date')?.textContent).toBe('Does not renew (ends Tue, Dec 01, 2026)');
+    expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
+
+    harness.route = () => ({ status: 200, data: { data: trialing() } });
+    fireEvent.click(screen.getByRole('button', { name: 'Resume Plan' }));
+    await waitFor(() => expect(toasts.success).toHaveBeenCalledWith(BILLING_MESSAGES.resumed));
+    await waitFor(() => expect(screen.queryByTestId('subscription-ending')).toBeNull());
+    expect(screen.getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
+  });
+
+  it('a paid plan moving to Free says so, and when, rather than that it was canceled', async () => {
+    await open(monthly({ cancel_at_period_end: true, next_plan_id: 'free' }));
+    await manage();
+    expect(screen.getByTestId('subscription-ending').textContent).toBe(
+      'Moving to Free: Family Plus ends on Tue, Dec 01, 2026 and nothing more will be charged.',
+    );
+    expect(screen.getByRole('button', { name: 'Resume Plan' })).toBeTruthy();
+  });
+
+  it('cancelling a paid plan says it ends with the paid period and can be undone', async () => {
+    await open(monthly());
+    await manage();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel Subscription' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Subscription' });
+    expect(
+      within(dialog).getByText(
+        'Family Plus ends on Tue, Dec 01, 2026, the end of the period you paid for; you keep it until then.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('Nothing more will be charged.')).toBeTruthy();
+    expect(within(dialog).getByText('Until then you can undo this with Resume Plan.')).toBeTruthy();
+  });
+
+  it('shows the card on file and Update card goes to the provider’s page the server answers', async () => {
+    await open(monthly({ card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 } }));
+    await manage();
+    expect(value('Card')?.textContent).toBe('Visa •••• 4242, expires 12/34');
+    harness.route = () => ({ status: 200, data: { url: '/api/stripe/test-billing/bps_test_1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update card' }));
+    await waitFor(() => expect(checkout).toHaveBeenCalledWith('/api/stripe/test-billing/bps_test_1'));
+    expect(harness.calls.at(-1)).toMatchObject({ method: 'POST', url: '/stripe/subscription/cus_abc/card' });
+    cleanup();
+    // Free has no card to update.
+    await open(subscription());
+    await manage();
+    expect(screen.queryByText('Card', { selector: 'dt' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Update card' })).toBeNull();
   });
 
   it('without a subscription says so', async () => {

@@ -3,13 +3,16 @@ import { BILLING_MESSAGES, type Plan, type Subscription } from '../../../src/dom
 import { register, signIn, SubscriptionRequiredError } from '../../../src/local/account';
 import {
   billingFailureText,
+  billingPageAddress,
   cancelSubscription,
+  changePlan,
   goToCheckout,
   isReportable,
   planPriceText,
   refreshPlans,
   refreshSubscription,
   renewSubscription,
+  resumeSubscription,
   subscribeBeforeSignIn,
   subscribeToPlan,
   upgradeSubscription,
@@ -104,6 +107,36 @@ describe('changes', () => {
       url: '/stripe/subscription/cus_123/upgrade',
       body: { planId: 'plus-yearly' },
     });
+  });
+
+  it('a chosen plan, a resume and the card page: the answer is saved, and the card page is only an address', async () => {
+    const ending = subscription({
+      plan_id: 'plus-monthly',
+      price: 6.99,
+      cancel_at_period_end: true,
+      next_plan_id: 'free',
+    });
+    route = () => ({ status: 200, data: { checkout_url: null, subscription: ending } });
+    await changePlan(db, 'cus_123', 'free');
+    expect(calls.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/stripe/subscription/cus_123/change',
+      body: { planId: 'free' },
+    });
+    expect((await saved()).subscription?.subscription).toEqual(ending);
+
+    const resumed = { ...ending, cancel_at_period_end: false, next_plan_id: null };
+    route = () => ({ status: 200, data: { data: resumed } });
+    expect(await resumeSubscription(db, 'cus_123')).toEqual(resumed);
+    expect(calls.at(-1)).toMatchObject({ method: 'POST', url: '/stripe/subscription/cus_123/resume' });
+    expect((await saved()).subscription?.subscription).toEqual(resumed);
+
+    route = () => ({ status: 200, data: { url: 'https://billing.stripe.com/p/session/x' } });
+    expect(await billingPageAddress('cus_123')).toBe('https://billing.stripe.com/p/session/x');
+    expect(calls.at(-1)).toMatchObject({ method: 'POST', url: '/stripe/subscription/cus_123/card' });
+    expect((await saved()).subscription?.subscription).toEqual(resumed);
+    route = () => ({ status: 200, data: {} });
+    await expect(billingPageAddress('cus_123')).rejects.toThrow();
   });
 
   it('a change that took effect at once is saved: renew, cancel and subscribe', async () => {

@@ -1,6 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import { Wallet } from 'lucide-react';
-import { BILLING_MESSAGES, type Plan, type Subscription } from '../../../domain/billing';
+import { CalendarClock, Wallet } from 'lucide-react';
+import {
+  BILLING_MESSAGES,
+  cancelLines,
+  cardText,
+  endingText,
+  isLive,
+  type Plan,
+  type Subscription,
+} from '../../../domain/billing';
 import { planPriceText } from '../../../local/billing';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -8,20 +16,33 @@ import { DialogFrame } from '../../ui/confirm-dialog';
 import { EmptyState } from '../../ui/page';
 import { billingDate, renewalText, statusLabel, statusTone } from './billing-format';
 import { Card } from '../../ui/card';
+import type { Pending } from './use-billing-actions';
 
-// The Manage Subscription tab: Plan, Amount, Status, Start Date, Renewal Date, and
-// 'Cancel Subscription' only while the subscription is active, behind a confirmation.
+// The Manage Subscription tab: Plan, Amount, Status, Start Date, Renewal Date, the card on file with
+// 'Update card' (the provider's page), 'Cancel Subscription' while the subscription runs (a trial too),
+// behind a confirmation that says what happens and when, and, once set to end, when it ends with
+// 'Resume Plan' to undo it.
 
 type Props = {
   subscription: Subscription | null;
   plans: Plan[];
-  cancelling: boolean;
+  pending: Pending;
   /** Answers whether the cancel went through (the dialog closes either way; a failure is toasted). */
   onCancel: () => Promise<boolean>;
+  onResume: () => void;
+  onUpdateCard: () => void;
   onShowPlans: () => void;
 };
 
-export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPlans }: Props) {
+export function ManageTab({
+  subscription,
+  plans,
+  pending,
+  onCancel,
+  onResume,
+  onUpdateCard,
+  onShowPlans,
+}: Props) {
   const [confirming, setConfirming] = useState(false);
   if (!subscription)
     return (
@@ -33,6 +54,12 @@ export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPla
     );
   // The subscription carries no currency: its plan's, when the device has the plans.
   const currency = plans.find((plan) => plan.id === subscription.plan_id)?.currency;
+  const cancelling = pending?.action === 'cancel';
+  const live = isLive(subscription);
+  const paid = subscription.price > 0;
+  const nextPlanName = plans.find((plan) => plan.id === subscription.next_plan_id)?.name ?? null;
+  const ending = endingText({ ...subscription, next_plan_name: nextPlanName }, billingDate);
+  const [firstLine = '', ...moreLines] = cancelLines(subscription, billingDate);
   const rows: [string, ReactNode][] = [
     ['Plan', subscription.plan_name],
     ['Amount', planPriceText({ ...subscription, currency })],
@@ -44,6 +71,9 @@ export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPla
     ],
     ['Start Date', billingDate(subscription.start_date)],
     ['Renewal Date', renewalText(subscription)],
+    ...(paid && live
+      ? [['Card', subscription.card ? cardText(subscription.card) : 'No card on file'] as [string, ReactNode]]
+      : []),
   ];
   return (
     <Card aria-label="Your subscription">
@@ -55,15 +85,38 @@ export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPla
           </div>
         ))}
       </dl>
-      {subscription.subscription_status === 'active' ? (
-        <Button variant="danger" className="mt-4 w-full sm:w-auto" onClick={() => setConfirming(true)}>
-          Cancel Subscription
-        </Button>
+      {ending ? (
+        <p className="mt-4 flex items-start gap-2 text-text" data-testid="subscription-ending">
+          <CalendarClock aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+          <span>{ending}</span>
+        </p>
       ) : null}
+      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        {paid && live ? (
+          <Button
+            variant="secondary"
+            className="w-full sm:w-auto"
+            disabled={pending !== null}
+            onClick={onUpdateCard}
+          >
+            {pending?.action === 'card' ? 'Loading...' : 'Update card'}
+          </Button>
+        ) : null}
+        {live && subscription.cancel_at_period_end ? (
+          <Button className="w-full sm:w-auto" disabled={pending !== null} onClick={onResume}>
+            {pending?.action === 'resume' ? 'Loading...' : 'Resume Plan'}
+          </Button>
+        ) : null}
+        {live && !subscription.cancel_at_period_end ? (
+          <Button variant="danger" className="w-full sm:w-auto" onClick={() => setConfirming(true)}>
+            Cancel Subscription
+          </Button>
+        ) : null}
+      </div>
       <DialogFrame
         open={confirming}
         title="Cancel Subscription"
-        message={BILLING_MESSAGES.confirmCancel}
+        message={firstLine}
         onClose={() => setConfirming(false)}
         actions={
           <>
@@ -80,7 +133,13 @@ export function ManageTab({ subscription, plans, cancelling, onCancel, onShowPla
             </Button>
           </>
         }
-      />
+      >
+        {moreLines.map((line) => (
+          <p key={line} className="mt-2 text-muted">
+            {line}
+          </p>
+        ))}
+      </DialogFrame>
     </Card>
   );
 }

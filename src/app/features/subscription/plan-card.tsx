@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { BadgeCheck, Clock } from 'lucide-react';
+import { BadgeCheck, CalendarClock, Clock } from 'lucide-react';
 import { BILLING_MESSAGES, planCardState, type Plan, type Subscription } from '../../../domain/billing';
 import { planPriceText } from '../../../local/billing';
 import { Badge } from '../../ui/badge';
@@ -10,12 +10,15 @@ import { Card } from '../../ui/card';
 
 // One plan of the Plans tab: name, description, price or 'Free', the trial, the
 // 'Current Plan' badge, and the buttons the plan card rules allow (domain/billing.ts, planCardState).
+// Upgrade and Switch plan name this card's plan and only open the confirmation (what changes, when, and
+// the price); nothing changes before the person confirms there.
 
 export type PlanCardActions = {
   subscribe: (plan: Plan) => void;
-  upgrade: (plan: Plan) => void;
+  /** Opens the confirmation of a move to this plan (`upgrade`: said and toasted as an upgrade). */
+  choose: (plan: Plan, upgrade: boolean) => void;
   renew: (plan: Plan) => void;
-  resume: (plan: Plan) => void;
+  resume: () => void;
 };
 
 type Props = {
@@ -78,9 +81,18 @@ export function PlanCard({ plan, subscription, pending, actions }: Props) {
           {BILLING_MESSAGES.trialingUntil(billingDate(state.trialingUntil))}
         </p>
       ) : null}
+      {state.startsOn ? (
+        <p className="mt-3 flex items-center gap-1 text-small text-text">
+          <CalendarClock aria-hidden="true" className="h-4 w-4 shrink-0" />
+          {`Starts on ${billingDate(state.startsOn)}`}
+        </p>
+      ) : null}
       <div className="mt-auto flex flex-col gap-2 pt-4 sm:flex-row sm:flex-wrap">
-        {state.showUpgrade ? button('Upgrade', 'upgrade', () => actions.upgrade(plan)) : null}
-        {state.showResume ? button('Resume Plan', null, () => actions.resume(plan), 'secondary') : null}
+        {state.showUpgrade ? button('Upgrade', 'upgrade', () => actions.choose(plan, true)) : null}
+        {state.showSwitch
+          ? button('Switch plan', 'change', () => actions.choose(plan, false), 'secondary')
+          : null}
+        {state.showResume ? button('Resume Plan', 'resume', actions.resume, 'secondary') : null}
         {state.showRenew ? button('Renew', 'renew', () => actions.renew(plan)) : null}
         {state.showSubscribe ? button('Subscribe', 'subscribe', () => actions.subscribe(plan)) : null}
       </div>

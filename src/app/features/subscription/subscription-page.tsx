@@ -8,6 +8,7 @@ import { useOnline } from '../../ui/use-online';
 import { useSession } from '../../shell/use-session';
 import { ManageTab } from './manage-tab';
 import { PlanCard } from './plan-card';
+import { PlanChangeDialog, type PlanChoice } from './plan-change-dialog';
 import { useBillingActions } from './use-billing-actions';
 import { useBillingView, useRefreshBilling } from './use-billing';
 
@@ -27,6 +28,16 @@ export function SubscriptionPage() {
   const { plans, subscription, savedAt } = useBillingView();
   const actions = useBillingActions(subscription, userId);
   const [mode, setMode] = useState<Mode>('plans');
+  const [choice, setChoice] = useState<PlanChoice | null>(null);
+  const cardActions = {
+    subscribe: actions.subscribe,
+    renew: actions.renew,
+    resume: () => void actions.resume(),
+    // Offline the confirmation would lead nowhere: it says at once that a change needs a connection.
+    choose: (plan: PlanChoice['plan'], upgrade: boolean) => {
+      if (actions.canAsk()) setChoice({ plan, upgrade });
+    },
+  };
 
   const known = subscription !== undefined;
   const offlineNote = online ? null : (
@@ -57,7 +68,7 @@ export function SubscriptionPage() {
             plan={plan}
             subscription={subscription}
             pending={actions.pending}
-            actions={actions}
+            actions={cardActions}
           />
         ))}
       </ul>
@@ -73,8 +84,10 @@ export function SubscriptionPage() {
     <ManageTab
       subscription={subscription}
       plans={plans ?? []}
-      cancelling={actions.pending?.action === 'cancel'}
+      pending={actions.pending}
       onCancel={actions.cancel}
+      onResume={() => void actions.resume()}
+      onUpdateCard={() => void actions.updateCard()}
       onShowPlans={() => setMode('plans')}
     />
   );
@@ -93,6 +106,13 @@ export function SubscriptionPage() {
       >
         {mode === 'plans' ? planList : manage}
       </Tabs>
+      <PlanChangeDialog
+        choice={choice}
+        subscription={subscription ?? null}
+        busy={actions.pending?.action === 'change' || actions.pending?.action === 'upgrade'}
+        onClose={() => setChoice(null)}
+        onConfirm={({ plan, upgrade }) => void actions.change(plan, upgrade).then(() => setChoice(null))}
+      />
     </>
   );
 }

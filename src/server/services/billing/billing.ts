@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   BILLING_MESSAGES,
   isCanceled,
+  isLive,
+  planChange,
   subscriptionAllowsUse,
   type CheckoutResponse,
   type Subscription,
@@ -15,6 +17,7 @@ import { ProviderUnavailableError, type PaymentProvider } from './provider';
 import {
   cancelFreeSubscription,
   setCustomerId,
+  setNextPlan,
   storeFreeSubscription,
   storeProviderSubscription,
   subscriptionOf,
@@ -22,9 +25,11 @@ import {
 } from './subscription-store';
 import { handleWebhook, type WebhookOutcome } from './webhooks';
 
-// What a patient can do with their plan (README.md beside this file): choose one, move from monthly
-// to yearly, cancel, renew. Paid changes go through the payment provider; what it answers is stored at
-// once (and again when its webhook arrives, which changes nothing twice). A free plan needs no provider.
+// What a patient can do with their plan (README.md beside this file): choose one, move to any other plan
+// (planChange in src/domain/billing.ts decides how and when), cancel (a paid plan or a trial at its
+// period's end, undone by resume; Free at once), renew, and change the card on the provider's own page.
+// Paid changes go through the payment provider; what it answers is stored at once (and again when its
+// webhook arrives, which changes nothing twice). A free plan needs no provider.
 
 export type Billing = {
   readonly provider: PaymentProvider;
@@ -33,7 +38,11 @@ export type Billing = {
   allowsSignIn(userId: string, now?: Date): Promise<boolean>;
   subscribe(userId: string, planId: string): Promise<CheckoutResponse>;
   upgrade(userId: string, customerId: string, planId: string): Promise<CheckoutResponse>;
+  change(userId: string, customerId: string, planId: string): Promise<CheckoutResponse>;
   cancel(userId: string, customerId: string): Promise<Subscription>;
+  resume(userId: string, customerId: string): Promise<Subscription>;
+  /** The provider's page where the patient changes their card (Stripe's customer portal, or the test one). */
+  billingPage(userId: string, customerId: string): Promise<{ url: string }>;
   renew(userId: string, customerId: string, planId: string): Promise<CheckoutResponse>;
   handleWebhook(rawBody: Buffer | string, signature: string | undefined): Promise<WebhookOutcome>;
 };
@@ -60,6 +69,7 @@ export function createBilling(deps: {
   const { db, provider, publicUrl, log } = deps;
   const successUrl = `${publicUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`;
   const cancelUrl = `${publicUrl}/billing/cancel`;
+  const subscriptionUrl = `${publicUrl}/subscription`;
 
   async function offeredPlan(planId: string): Promise<PlanRow> {
     const plan = await findPlan(db, planId);
@@ -118,15 +128,39 @@ export function createBilling(deps: {
     return row;
   }
 
+  /**
+   * The subscription with the card the provider charges. The card is only shown: a provider that does not
+   * answer leaves it out (logged) rather than failing the whole answer.
+   */
+  async function withCard(answer: Subscription | null): Promise<Subscription | null> {
+    if (!answer || !ownsCustomer(provider.kind, answer.customer_id) || answer.price === 0) return answer;
+    try {
+      return { ...answer, card: await provider.cardOf(answer.customer_id) };
+    } catch (error) {
+      log.warn({ err: error }, 'the payment provider did not say which card is on file');
+      return answer;
+    }
+  }
+
   async function current(userId: string): Promise<Subscription> {
-    const answer = await subscriptionOf(db, userId);
+    const answer = await withCard(await subscriptionOf(db, userId));
     if (!answer) throw new HttpError(404, BILLING_MESSAGES.customerUnknown);
     return answer;
   }
 
+  /** The caller's own subscription, running (not canceled, not unpaid): the only kind that changes. */
+  async function liveSubscription(userId: string, customerId: string) {
+    const row = await ownSubscription(userId, customerId);
+    // Kincare's copy decides (no need to ask the provider for the card here).
+    const existing = await subscriptionOf(db, userId);
+    if (!existing) throw new HttpError(404, BILLING_MESSAGES.customerUnknown);
+    if (!isLive(existing)) throw new HttpError(409, BILLING_MESSAGES.noSubscriptionToChange);
+    return { row, existing };
+  }
+
   return {
     provider,
-    subscriptionOf: (userId) => subscriptionOf(db, userId),
+    subscriptionOf: async (userId) => withCard(await subscriptionOf(db, userId)),
 
     async allowsSignIn(userId, now = new Date()) {
       return subscriptionAllowsUse(await subscriptionOf(db, userId), now);
@@ -163,12 +197,67 @@ export function createBilling(deps: {
       return { checkout_url: null, subscription: await current(userId) };
     },
 
+    async change(userId, customerId, planId) {
+      const { row, existing } = await liveSubscription(userId, customerId);
+      const plan = await offeredPlan(planId);
+      const kind = planChange(existing, { id: plan.id, price: plan.priceCents });
+      switch (kind) {
+        case 'same':
+          throw new HttpError(409, BILLING_MESSAGES.samePlan);
+        case 'scheduled':
+          throw new HttpError(409, BILLING_MESSAGES.alreadyMovingTo);
+        case 'checkout':
+          // From a free plan there is no card yet: the paid plan starts at checkout, replacing the free one.
+          return checkout(userId, plan);
+        case 'period-end':
+          // To Free: the paid plan (or the trial) runs to its end, then Free follows; nothing more is charged.
+          await store(userId, () => provider.setCancelAtPeriodEnd(row.id, true));
+          await setNextPlan(db, userId, plan.id);
+          return { checkout_url: null, subscription: await current(userId) };
+        case 'now':
+          if (row.provider === 'none') await storeFreeSubscription(db, userId, row.customerId, plan.id);
+          else {
+            await store(userId, () => provider.changePlan(row.id, providerPlan(plan)));
+            await setNextPlan(db, userId, null);
+          }
+          return { checkout_url: null, subscription: await current(userId) };
+        default:
+          throw new HttpError(409, BILLING_MESSAGES.noSubscriptionToChange);
+      }
+    },
+
     async cancel(userId, customerId) {
       const row = await ownSubscription(userId, customerId);
       if (isCanceled(row.status)) throw new HttpError(409, BILLING_MESSAGES.noSubscriptionToChange);
       if (row.provider === 'none') await cancelFreeSubscription(db, userId);
-      else await store(userId, () => provider.cancel(row.id));
+      // One that never ran or went unpaid has no paid time to keep: it ends now.
+      else if (!isLive({ subscription_status: row.status as Subscription['subscription_status'] }))
+        await store(userId, () => provider.cancel(row.id));
+      else {
+        // A paid plan or a trial ends when its period does: what was paid for is kept, nothing more is
+        // charged, and until then Resume Plan undoes it.
+        if (row.cancelAtPeriodEnd && !row.nextPlanId)
+          throw new HttpError(409, BILLING_MESSAGES.alreadyEnding);
+        await store(userId, () => provider.setCancelAtPeriodEnd(row.id, true));
+        await setNextPlan(db, userId, null);
+      }
       return current(userId);
+    },
+
+    async resume(userId, customerId) {
+      const { row, existing } = await liveSubscription(userId, customerId);
+      if (!existing.cancel_at_period_end || row.provider === 'none')
+        throw new HttpError(409, BILLING_MESSAGES.nothingToResume);
+      await store(userId, () => provider.setCancelAtPeriodEnd(row.id, false));
+      await setNextPlan(db, userId, null);
+      return current(userId);
+    },
+
+    async billingPage(userId, customerId) {
+      const row = await ownSubscription(userId, customerId);
+      if (row.provider === 'none' || !ownsCustomer(provider.kind, row.customerId))
+        throw new HttpError(409, BILLING_MESSAGES.noCardToUpdate);
+      return withProvider(() => provider.createBillingPage(row.customerId, subscriptionUrl), log);
     },
 
     async renew(userId, customerId, planId) {

@@ -1,4 +1,4 @@
-import type { PlanInterval, SubscriptionStatus } from '../../../domain/billing';
+import type { PaymentCard, PlanInterval, SubscriptionStatus } from '../../../domain/billing';
 
 // The payment provider, as the billing service sees it. Two real implementations: Stripe through its
 // SDK (stripe-provider.ts, when STRIPE_SECRET_KEY is set) and the built-in test-mode checkout
@@ -51,10 +51,22 @@ export interface PaymentProvider {
   /** A hosted checkout for a subscription to `plan`: the address to send the person to. */
   createCheckout(input: CheckoutInput): Promise<{ id: string; url: string }>;
   retrieveSubscription(subscriptionId: string): Promise<ProviderSubscription>;
-  /** Moves the subscription to another plan (month to year), prorated by the provider. */
+  /**
+   * Moves the subscription to another paid plan at once, prorated by the provider (a trial keeps its end),
+   * and undoes a cancel set for the period's end: the person chose to stay, on this plan.
+   */
   changePlan(subscriptionId: string, plan: ProviderPlan): Promise<ProviderSubscription>;
-  /** Cancels at once (the confirm text: "This action cannot be undone"). */
+  /** Cancels at once (a second subscription that replaced a live one). */
   cancel(subscriptionId: string): Promise<ProviderSubscription>;
+  /**
+   * Sets (true) or undoes (false) a cancel at the end of the current period, or of the trial: the person
+   * keeps what they have until then, and nothing more is charged.
+   */
+  setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<ProviderSubscription>;
+  /** The card the provider charges for this customer, or null when none is on file. */
+  cardOf(customerId: string): Promise<PaymentCard | null>;
+  /** The provider's own page where the customer changes their card; it sends them back to `returnUrl`. */
+  createBillingPage(customerId: string, returnUrl: string): Promise<{ url: string }>;
   /**
    * A new subscription to `plan` charged to the card the customer already gave (renewing after a
    * cancel), or null when there is no card on file and the person must go through checkout.

@@ -185,6 +185,8 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         stripe.subscriptions.update(subscriptionId, {
           items: [{ id: item.id, price }],
           proration_behavior: 'create_prorations',
+          // Choosing a plan is choosing to stay: a cancel set for the period's end is undone.
+          cancel_at_period_end: false,
           metadata: { ...current.metadata, planId: plan.id },
         }),
       );
@@ -194,6 +196,32 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     async cancel(subscriptionId) {
       const canceled = await call('subscriptions.cancel', () => stripe.subscriptions.cancel(subscriptionId));
       return fromStripeSubscription(canceled);
+    },
+
+    async setCancelAtPeriodEnd(subscriptionId, cancel) {
+      const updated = await call('subscriptions.update', () =>
+        stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }),
+      );
+      return fromStripeSubscription(updated);
+    },
+
+    async cardOf(customerId) {
+      const customer = await call('customers.retrieve', () =>
+        stripe.customers.retrieve(customerId, { expand: ['invoice_settings.default_payment_method'] }),
+      );
+      if (customer.deleted) return null;
+      const method = customer.invoice_settings.default_payment_method;
+      const card = typeof method === 'object' && method ? method.card : null;
+      if (!card) return null;
+      return { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year };
+    },
+
+    async createBillingPage(customerId, returnUrl) {
+      // Stripe's customer portal: the person changes their card on Stripe's own page, then comes back.
+      const session = await call('billingPortal.sessions.create', () =>
+        stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
+      );
+      return { url: session.url };
     },
 
     async subscribeWithSavedCard(customerId, userId, plan, replacing): Promise<ProviderSubscription | null> {

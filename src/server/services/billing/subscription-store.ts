@@ -37,6 +37,9 @@ export async function subscriptionOf(db: Queryable, userId: string): Promise<Sub
     current_period_end: subscription.currentPeriodEnd?.toISOString() ?? null,
     trial_end: subscription.trialEnd?.toISOString() ?? null,
     limits: plan.limits,
+    next_plan_id: subscription.nextPlanId,
+    // The card is the provider's to tell (billing.ts asks it); the copy here does not keep one.
+    card: null,
   };
 }
 
@@ -70,12 +73,14 @@ export async function userOfCustomer(db: Queryable, customerId: string): Promise
  * What storing did: whether the row changed, and the provider subscription it replaced while that one was
  * still live (a second checkout paid in another tab): the caller cancels it, or the patient pays twice.
  */
-export type StoreOutcome = { stored: boolean; supersedes: string | null };
+export type StoreOutcome = { stored: boolean; supersedes: string | null; movedTo: string | null };
 
 /**
  * Stores what the provider holds. Late news never wins: an older reading of the same subscription, or a
  * cancel of a subscription the patient has since replaced (renewed, or moved from Free to a paid plan),
- * changes nothing.
+ * changes nothing. A subscription that ended at its period's end with a free plan to follow (`nextPlanId`)
+ * is followed by that plan, in the same transaction (`movedTo`); one whose cancel was undone (here, or on
+ * the provider's own page) has no plan to follow any more.
  */
 export async function storeProviderSubscription(
   tx: Queryable,
@@ -92,7 +97,7 @@ export async function storeProviderSubscription(
     .limit(1);
   if (existing) {
     const sameSubscription = existing.id === subscription.id;
-    const unchanged = { stored: false, supersedes: null };
+    const unchanged = { stored: false, supersedes: null, movedTo: null };
     if (sameSubscription && existing.providerUpdatedAt.getTime() > observedAt.getTime()) return unchanged;
     if (!sameSubscription && hasEnded(subscription.status) && !isCanceled(existing.status)) return unchanged;
   }
@@ -102,6 +107,11 @@ export async function storeProviderSubscription(
     existing.provider === provider &&
     !hasEnded(existing.status)
       ? existing.id
+      : null;
+  const sameSubscription = existing?.id === subscription.id;
+  const nextPlanId =
+    sameSubscription && (subscription.cancelAtPeriodEnd || hasEnded(subscription.status))
+      ? (existing?.nextPlanId ?? null)
       : null;
   const values = {
     id: subscription.id,
@@ -113,6 +123,7 @@ export async function storeProviderSubscription(
     endDate: subscription.endedAt,
     currentPeriodEnd: subscription.currentPeriodEnd,
     trialEnd: subscription.trialEnd,
+    nextPlanId,
     provider,
     providerUpdatedAt: observedAt,
     updatedAt: new Date(),
@@ -121,7 +132,30 @@ export async function storeProviderSubscription(
     .insert(subscriptions)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: subscriptions.userId, set: values });
-  return { stored: true, supersedes };
+  const movedTo = nextPlanId && hasEnded(subscription.status) ? await followWith(tx, userId, values) : null;
+  return { stored: true, supersedes, movedTo };
+}
+
+/** The free plan that follows an ended subscription starts now (a paid one would need a checkout: left). */
+async function followWith(
+  tx: Queryable,
+  userId: string,
+  ended: { customerId: string; nextPlanId: string | null; endDate: Date | null },
+): Promise<string | null> {
+  if (!ended.nextPlanId) return null;
+  const [plan] = await tx
+    .select({ id: plans.id, priceCents: plans.priceCents })
+    .from(plans)
+    .where(eq(plans.id, ended.nextPlanId))
+    .limit(1);
+  if (plan?.priceCents !== 0) return null;
+  await storeFreeSubscription(tx, userId, ended.customerId, plan.id, ended.endDate ?? new Date());
+  return plan.id;
+}
+
+/** The plan that follows when the subscription ends at its period's end (null: none). */
+export async function setNextPlan(tx: Queryable, userId: string, planId: string | null): Promise<void> {
+  await tx.update(subscriptions).set({ nextPlanId: planId }).where(eq(subscriptions.userId, userId));
 }
 
 const hasEnded = (status: string) => isCanceled(status) || status === 'incomplete_expired';
@@ -144,6 +178,7 @@ export async function storeFreeSubscription(
     endDate: null,
     currentPeriodEnd: null,
     trialEnd: null,
+    nextPlanId: null,
     provider: 'none',
     providerUpdatedAt: now,
     updatedAt: now,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { BILLING_MESSAGES } from '../../../domain/billing';
+import { BILLING_MESSAGES, type PaymentCard } from '../../../domain/billing';
 import type { Database } from '../../db/client';
 import { testBillingObjects } from '../../db/schema';
 import {
@@ -20,6 +20,15 @@ import { signStripeEvent } from './webhook-signature';
 
 /** Stripe's test cards: this one pays; 4000 0000 0000 0002 (or any other number) is declined. */
 export const TEST_CARD_THAT_PAYS = '4242424242424242';
+/** Every test card that pays, with its brand (Stripe's test Visa, Mastercard and Visa debit). */
+export const TEST_CARDS_THAT_PAY: Readonly<Record<string, string>> = {
+  [TEST_CARD_THAT_PAYS]: 'visa',
+  '5555555555554444': 'mastercard',
+  '4000056655665556': 'visa',
+};
+
+/** A card as the person typed it on a test-mode page (checked by the page first). */
+export type EnteredCard = { number: string; expMonth: number; expYear: number };
 
 type TestCheckoutSession = {
   id: string;
@@ -44,16 +53,33 @@ type TestCustomer = {
   name: string;
   metadata: { userId: string };
   invoice_settings: { default_payment_method: string | null };
+  /** What the card on file looks like (the number itself is never kept). */
+  card?: PaymentCard | null;
+};
+
+/** The test-mode card page (Stripe's customer portal, for the card): its address is the capability. */
+type TestBillingPageSession = {
+  id: string;
+  object: 'billing_portal.session';
+  customer: string;
+  return_url: string;
+  expires_at: number;
+  url: string;
 };
 
 export type TestPaymentOutcome = { paid: true; redirectTo: string } | { paid: false; message: string };
+export type TestCardOutcome = { updated: true; redirectTo: string } | { updated: false; message: string };
 
 export type TestProvider = PaymentProvider & {
   readonly kind: 'test';
   /** The session the checkout page shows, or undefined. */
   checkoutSession(id: string): Promise<TestCheckoutSession | undefined>;
-  /** The person pressed Pay on the checkout page with this card number (digits only). */
-  pay(sessionId: string, cardNumber: string, now?: Date): Promise<TestPaymentOutcome>;
+  /** The person pressed Pay on the checkout page with this card (a number alone: digits, expiry 12 of 5 years on). */
+  pay(sessionId: string, card: string | EnteredCard, now?: Date): Promise<TestPaymentOutcome>;
+  /** The card page the person is on, or undefined. */
+  billingPageSession(id: string): Promise<TestBillingPageSession | undefined>;
+  /** The person saved a new card on the card page: it becomes the card on file, charged from now on. */
+  updateCard(sessionId: string, card: EnteredCard, now?: Date): Promise<TestCardOutcome>;
   /**
    * What Stripe does as time passes, up to `now`: a trial or a period that ended is charged to the card on
    * file and a new period starts; one set to cancel at the period's end is canceled. Answers how many
@@ -63,6 +89,7 @@ export type TestProvider = PaymentProvider & {
 };
 
 const CHECKOUT_LIFETIME_SECONDS = 24 * 60 * 60;
+const BILLING_PAGE_LIFETIME_SECONDS = 60 * 60;
 const DAY_SECONDS = 24 * 60 * 60;
 
 const testPrice = (plan: ProviderPlan) => ({
@@ -70,6 +97,8 @@ const testPrice = (plan: ProviderPlan) => ({
   lookup_key: plan.id,
   recurring: { interval: plan.interval },
 });
+
+type TestObjectKind = 'checkout_session' | 'subscription' | 'customer' | 'billing_portal_session';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const randomId = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -90,10 +119,7 @@ export function createTestProvider(options: {
 }): TestProvider {
   const { db, publicUrl, webhookSecret } = options;
 
-  async function read<T>(
-    id: string,
-    kind: 'checkout_session' | 'subscription' | 'customer',
-  ): Promise<T | undefined> {
+  async function read<T>(id: string, kind: TestObjectKind): Promise<T | undefined> {
     const [row] = await db
       .select({ object: testBillingObjects.object })
       .from(testBillingObjects)
@@ -102,11 +128,7 @@ export function createTestProvider(options: {
     return row?.object as T | undefined;
   }
 
-  async function write(
-    kind: 'checkout_session' | 'subscription' | 'customer',
-    object: { id: string },
-    customerId: string,
-  ): Promise<void> {
+  async function write(kind: TestObjectKind, object: { id: string }, customerId: string): Promise<void> {
     const values = { kind, customerId, object: { ...object }, updatedAt: new Date() };
     await db
       .insert(testBillingObjects)
@@ -167,6 +189,28 @@ export function createTestProvider(options: {
     return created;
   }
 
+  /** The card becomes the customer's card on file (only what people see of it is kept). */
+  async function keepCard(customerId: string, card: EnteredCard): Promise<void> {
+    const customer = await read<TestCustomer>(customerId, 'customer');
+    if (!customer) return;
+    customer.invoice_settings.default_payment_method = randomId('pm_test_');
+    customer.card = {
+      brand: TEST_CARDS_THAT_PAY[card.number] ?? 'card',
+      last4: card.number.slice(-4),
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+    };
+    await write('customer', customer, customer.id);
+    await emit('customer.updated', customer);
+  }
+
+  async function updateSubscription(changed: StripeSubscriptionLike): Promise<StripeSubscriptionLike> {
+    const customerId = typeof changed.customer === 'string' ? changed.customer : changed.customer.id;
+    await write('subscription', changed, customerId);
+    await emit('customer.subscription.updated', changed);
+    return changed;
+  }
+
   const invoiceFor = (subscriptionObject: StripeSubscriptionLike) => ({
     id: randomId('in_test_'),
     object: 'invoice',
@@ -214,18 +258,18 @@ export function createTestProvider(options: {
 
     checkoutSession: (id) => read<TestCheckoutSession>(id, 'checkout_session'),
 
-    async pay(sessionId, cardNumber, now = new Date()) {
+    async pay(sessionId, entered, now = new Date()) {
+      const card: EnteredCard =
+        typeof entered === 'string'
+          ? { number: entered, expMonth: 12, expYear: now.getUTCFullYear() + 5 }
+          : entered;
       const session = await read<TestCheckoutSession>(sessionId, 'checkout_session');
       if (!session) return { paid: false, message: BILLING_MESSAGES.checkoutUnknown };
       if (session.status === 'complete') return { paid: false, message: BILLING_MESSAGES.checkoutDone };
       if (session.status === 'expired' || session.expires_at <= seconds(now))
         return { paid: false, message: BILLING_MESSAGES.checkoutExpired };
-      if (cardNumber !== TEST_CARD_THAT_PAYS) return { paid: false, message: BILLING_MESSAGES.cardDeclined };
-      const customer = await read<TestCustomer>(session.customer, 'customer');
-      if (customer) {
-        customer.invoice_settings.default_payment_method = randomId('pm_test_');
-        await write('customer', customer, customer.id);
-      }
+      if (!TEST_CARDS_THAT_PAY[card.number]) return { paid: false, message: BILLING_MESSAGES.cardDeclined };
+      await keepCard(session.customer, card);
       // The session is closed, if it is still open, before anything is announced, in one statement: of two
       // presses of Pay at once, one closes it and goes on; the other starts no second subscription.
       const closed = { ...session, status: 'complete' as const };
@@ -263,6 +307,7 @@ export function createTestProvider(options: {
       const trialing = current.status === 'trialing';
       const changed: StripeSubscriptionLike = {
         ...current,
+        cancel_at_period_end: false,
         metadata: { ...current.metadata, planId: plan.id },
         items: {
           data: [
@@ -289,6 +334,43 @@ export function createTestProvider(options: {
       await write('subscription', canceled, customerId);
       await emit('customer.subscription.deleted', canceled);
       return fromStripeSubscription(canceled);
+    },
+
+    async setCancelAtPeriodEnd(subscriptionId, cancel) {
+      const current = await subscription(subscriptionId);
+      return fromStripeSubscription(await updateSubscription({ ...current, cancel_at_period_end: cancel }));
+    },
+
+    async cardOf(customerId) {
+      const customer = await read<TestCustomer>(customerId, 'customer');
+      return customer?.invoice_settings.default_payment_method ? (customer.card ?? null) : null;
+    },
+
+    async createBillingPage(customerId, returnUrl) {
+      const id = `bps_test_${randomBytes(16).toString('hex')}`;
+      const session: TestBillingPageSession = {
+        id,
+        object: 'billing_portal.session',
+        customer: customerId,
+        return_url: returnUrl,
+        expires_at: seconds(new Date()) + BILLING_PAGE_LIFETIME_SECONDS,
+        url: `${publicUrl}/api/stripe/test-billing/${id}`,
+      };
+      await write('billing_portal_session', session, customerId);
+      return { url: session.url };
+    },
+
+    billingPageSession: (id) => read<TestBillingPageSession>(id, 'billing_portal_session'),
+
+    async updateCard(sessionId, card, now = new Date()) {
+      const session = await read<TestBillingPageSession>(sessionId, 'billing_portal_session');
+      if (!session) return { updated: false, message: BILLING_MESSAGES.cardPageUnknown };
+      if (session.expires_at <= seconds(now))
+        return { updated: false, message: BILLING_MESSAGES.cardPageExpired };
+      if (!TEST_CARDS_THAT_PAY[card.number])
+        return { updated: false, message: BILLING_MESSAGES.cardDeclined };
+      await keepCard(session.customer, card);
+      return { updated: true, redirectTo: session.return_url };
     },
 
     async advanceClock(now = new Date()) {
