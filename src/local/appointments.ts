@@ -1,4 +1,11 @@
-import { appointmentFieldsSchema, type AppointmentFields } from '../domain/appointments';
+import {
+  appointmentFieldsSchema,
+  appointmentZone,
+  patientTimeZone,
+  type Appointment,
+  type AppointmentFields,
+} from '../domain/appointments';
+import { deviceTimeZone } from '../domain/date-display';
 import { BLOB_REFERENCE_PREFIX } from '../domain/sync';
 import type { KincareDb } from './db';
 import { changedFieldsOf, enqueue, keepFile } from './outbox';
@@ -7,8 +14,14 @@ import { changedFieldsOf, enqueue, keepFile } from './outbox';
 // domain rules, and lands in the local table and the outbox in one transaction (see outbox.ts). An
 // attached file is kept in the blob store in that same transaction and uploaded before the change.
 
-const localFieldsSchema = appointmentFieldsSchema.omit({ attachment_key: true });
-type LocalFields = Omit<AppointmentFields, 'attachment_key'>;
+// The zone may be left out (a caller that does not know it): the appointment then reads as in the
+// patient's zone, as one stored before appointments had zones.
+const localFieldsSchema = appointmentFieldsSchema
+  .omit({ attachment_key: true })
+  .extend({ time_zone: appointmentFieldsSchema.shape.time_zone.optional() });
+type LocalFields = Omit<AppointmentFields, 'attachment_key' | 'time_zone'> & {
+  time_zone?: AppointmentFields['time_zone'];
+};
 
 /** A file the person attached: kept on the device until the server has it. */
 export type Attachment = { blob: Blob; name: string };
@@ -81,4 +94,32 @@ export async function editAppointment(
 
 export async function removeAppointment(db: KincareDb, id: string, now = new Date()): Promise<void> {
   await enqueue(db, { resource: 'appointments', id, op: 'delete' }, now.getTime());
+}
+
+/** The patient's zone as this device knows it (`patientTimeZone`: their medicine schedule's zone first). */
+export async function patientTimeZoneOf(db: KincareDb, patientId: string): Promise<string> {
+  const [prescriptions, appointments] = await Promise.all([
+    db.prescriptions.where('patient_id').equals(patientId).toArray(),
+    db.appointments.where('patient_id').equals(patientId).toArray(),
+  ]);
+  return patientTimeZone(prescriptions, appointments, deviceTimeZone());
+}
+
+/**
+ * A patient's appointments by date, each with the zone it is shown in: an appointment stored before
+ * appointments had zones (no time_zone) reads as in the patient's zone. Nothing is rewritten: the stored
+ * record keeps no zone until someone saves one.
+ */
+export async function appointmentsOf(
+  db: KincareDb,
+  patientId: string,
+): Promise<{ rows: (Appointment & { time_zone: string })[]; patientZone: string }> {
+  const [rows, patientZone] = await Promise.all([
+    db.appointments.where('patient_id').equals(patientId).sortBy('appointment_date'),
+    patientTimeZoneOf(db, patientId),
+  ]);
+  return {
+    rows: rows.map((row) => ({ ...row, time_zone: appointmentZone(row, patientZone) })),
+    patientZone,
+  };
 }
