@@ -4,6 +4,7 @@
 //   date-time  'Thu, Apr 01, 2027, 9:00 AM'            formatDateTime
 //   time       '9:00 AM'                               formatTime
 //   day        'Apr 1'                                 formatDay (chart axes and short lists of days)
+//   lab date   '2027/04/01'                            formatSlashedDate (the lab report screen's own)
 //
 // The date's words are English whatever the device's language, as every other text of the app is. The
 // time follows the viewer's locale: 12-hour with AM/PM where the locale reads it so (en-US), 24-hour
@@ -225,6 +226,15 @@ export function formatDay(iso: string, shown: ShownIn = {}): string {
   if (!moment) return '';
   const clock = moment.dateOnly ? wallClockIn(moment.date, undefined) : placed(moment.date, shown).clock;
   return `${MONTHS[clock.month - 1]} ${clock.day}`;
+}
+
+/**
+ * '2026/03/14' for '2026-03-14' or an ISO time's own date: the lab report screen's date format (its
+ * filters and its list write dates so); '' when not a date.
+ */
+export function formatSlashedDate(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  return match ? `${match[1]}/${match[2]}/${match[3]}` : '';
 }
 
 // Luxon's own units: no weeks ('8 days ago').

@@ -23,13 +23,14 @@ const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
 });
 
 // The device's zone is the process's (Node reads TZ again when it changes).
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
 let zone: string | undefined;
 beforeEach(() => {
-  zone = process.env.TZ;
-  process.env.TZ = 'UTC';
+  zone = env.TZ;
+  env.TZ = 'UTC';
 });
 afterEach(() => {
-  process.env.TZ = zone;
+  env.TZ = zone;
 });
 
 describe('activityLine', () => {
@@ -47,7 +48,7 @@ describe('activityLine', () => {
   });
 
   it('shows the time in the zone of the device', () => {
-    process.env.TZ = 'America/New_York';
+    env.TZ = 'America/New_York';
     expect(activityLine(entry({}))).toBe('Alex added an appointment, Tue, Mar 03, 2026, 9:05 AM');
   });
 
