@@ -148,29 +148,6 @@ export function isoToZonedInput(iso: string, zone: string): string {
   return date.isValid ? date.toFormat("yyyy-MM-dd'T'HH:mm") : '';
 }
 
-/** The zone an appointment is shown in: its own, or the patient's for one stored without a zone. */
-export const appointmentZone = (appointment: Pick<Appointment, 'time_zone'>, patientZone: string): string =>
-  appointment.time_zone ?? patientZone;
-
-/**
- * The patient's zone, as a device can know it: the zone of the patient's medicine schedule (their most
- * recently changed prescription's zone), else that of their most recently changed appointment with a zone,
- * else this device's. The device of a caregiver in another zone so writes and reads the patient's times.
- */
-export function patientTimeZone(
-  prescriptions: readonly { time_zone: string; updated_at: string }[],
-  appointments: readonly Pick<Appointment, 'time_zone' | 'updated_at'>[],
-  deviceZone: string,
-): string {
-  const newest = <T extends { updated_at: string }>(rows: readonly T[]) =>
-    [...rows].sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0];
-  return (
-    newest(prescriptions)?.time_zone ??
-    newest(appointments.filter((row) => row.time_zone))?.time_zone ??
-    deviceZone
-  );
-}
-
 /** The appointment form as a person fills it (all text), checked with the same messages. */
 export const appointmentFormSchema = z.object({
   appointment_title: appointmentFieldsSchema.shape.appointment_title,

@@ -4,11 +4,10 @@ import {
   APPOINTMENT_STEP_MINUTES,
   appointmentFieldsSchema,
   appointmentFormSchema,
-  appointmentZone,
   isoToZonedInput,
-  patientTimeZone,
   zonedInputToIso,
 } from '../../../src/domain/appointments';
+import { appointmentZone, patientTimeZone } from '../../../src/domain/appointment-zones';
 
 // The appointment form's time rule: the picker offers 15-minute steps, a typed time may be any minute.
 

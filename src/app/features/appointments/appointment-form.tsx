@@ -3,12 +3,12 @@ import {
   APPOINTMENT_STATUSES,
   APPOINTMENT_STEP_MINUTES,
   appointmentFormSchema,
-  appointmentZone,
   isoToZonedInput,
   zonedInputToIso,
   type Appointment,
   type AppointmentForm,
 } from '../../../domain/appointments';
+import { appointmentZone } from '../../../domain/appointment-zones';
 import { addAppointment, editAppointment, type Attachment } from '../../../local/appointments';
 import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';
 import { userDb } from '../../../local/db';

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { DateTime } from 'luxon';
 import type { Appointment } from '../../../domain/appointments';
-import { appointmentsOf } from '../../../local/appointments';
+import { appointmentsOf } from '../../../local/appointment-reads';
 import { deviceTimeZone } from '../../../domain/date-display';
 import { hasUserDb, userDb, type LocalDoctor } from '../../../local/db';
 

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { Appointment } from '../../../domain/appointments';
 import { startOfTodayIso } from '../../../domain/clock';
-import { appointmentsOf } from '../../../local/appointments';
+import { appointmentsOf } from '../../../local/appointment-reads';
 import { hasUserDb, userDb } from '../../../local/db';
 
 /**
