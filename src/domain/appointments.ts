@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { editMetaSchema, recordReceiptSchema } from './record-meta';
+import { zoneNameSchema } from './dates';
 import { safeText } from './text';
 import { fileKeySchema } from './uploads';
 import { appointmentsResource } from './resources/appointments';
@@ -26,6 +27,7 @@ export const APPOINTMENT_MESSAGES = {
   deletedElsewhere: 'This appointment was deleted on another device, so your change was not applied.',
   exists: 'An appointment with this id already exists.',
   attachmentUnknown: 'The attached file was not found. Attach it again.',
+  timeZoneInvalid: 'Choose a valid time zone, such as America/New_York.',
 } as const;
 
 const uuid = (message: string) => z.uuid({ error: message });
@@ -54,6 +56,11 @@ export const appointmentFieldsSchema = z.object({
   status: z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.statusInvalid }),
   /** A stored file (a referral letter, an appointment card): its key from POST /api/upload-image. */
   attachment_key: fileKeySchema.nullable(),
+  /**
+   * The zone of the place of the visit (an IANA name): its date and time are that place's wall clock
+   * wherever it is read. Null (or absent, as on appointments stored before zones) means the patient's zone.
+   */
+  time_zone: zoneNameSchema(APPOINTMENT_MESSAGES.timeZoneInvalid).nullable(),
 });
 export type AppointmentFields = z.infer<typeof appointmentFieldsSchema>;
 
@@ -67,6 +74,7 @@ export const createAppointmentBodySchema = appointmentFieldsSchema
     notes: appointmentFieldsSchema.shape.notes.default(''),
     status: appointmentFieldsSchema.shape.status.default('scheduled'),
     attachment_key: appointmentFieldsSchema.shape.attachment_key.default(null),
+    time_zone: appointmentFieldsSchema.shape.time_zone.default(null),
   })
   .extend(editMetaSchema.shape);
 export type CreateAppointmentBody = z.input<typeof createAppointmentBodySchema>;
@@ -78,6 +86,7 @@ export type UpdateAppointmentBody = z.input<typeof updateAppointmentBodySchema>;
 export const appointmentSchema = appointmentFieldsSchema.extend({
   // On this device, before the upload, the attachment is `blob:<id>` (see BLOB_REFERENCE_PREFIX).
   attachment_key: z.string().nullable().optional(),
+  time_zone: z.string().nullable().optional(),
   id: z.string(),
   patient_id: z.string(),
   caregiver_id: z.string().nullable(),
@@ -123,15 +132,20 @@ export const APPOINTMENT_PERMISSIONS = appointmentsResource.permissions;
  */
 export const APPOINTMENT_STEP_MINUTES = 15;
 
-/** 'yyyy-MM-ddTHH:mm' as a datetime-local input gives it (device time) -> ISO in UTC; null when unreadable. */
-export function localInputToIso(value: string): string | null {
-  const date = DateTime.fromISO(value);
+/**
+ * 'yyyy-MM-ddTHH:mm' as a datetime-local input gives it, read on the wall clock of `zone` (the visit's
+ * place) -> the instant in UTC ISO; null when unreadable. A time skipped by a daylight-saving change
+ * (02:30 on the spring-forward night) is the same time after the change (03:30), as Luxon reads it.
+ */
+export function zonedInputToIso(value: string, zone: string): string | null {
+  const date = DateTime.fromISO(value, { zone });
   return date.isValid ? date.toUTC().toISO() : null;
 }
 
-export function isoToLocalInput(iso: string): string {
-  const date = DateTime.fromISO(iso);
-  return date.isValid ? date.toLocal().toFormat("yyyy-MM-dd'T'HH:mm") : '';
+/** The instant as `zone`'s wall clock for a datetime-local input ('' when unreadable). */
+export function isoToZonedInput(iso: string, zone: string): string {
+  const date = DateTime.fromISO(iso, { zone });
+  return date.isValid ? date.toFormat("yyyy-MM-dd'T'HH:mm") : '';
 }
 
 /** The appointment form as a person fills it (all text), checked with the same messages. */
@@ -140,7 +154,8 @@ export const appointmentFormSchema = z.object({
   appointment_date: z
     .string()
     .min(1, APPOINTMENT_MESSAGES.dateRequired)
-    .refine((value) => localInputToIso(value) !== null, APPOINTMENT_MESSAGES.dateInvalid),
+    .refine((value) => zonedInputToIso(value, 'UTC') !== null, APPOINTMENT_MESSAGES.dateInvalid),
+  time_zone: zoneNameSchema(APPOINTMENT_MESSAGES.timeZoneInvalid),
   doctor_id: z.string(),
   location: appointmentFieldsSchema.shape.location,
   notes: appointmentFieldsSchema.shape.notes,

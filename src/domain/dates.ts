@@ -1,14 +1,20 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
+import { z } from 'zod';
 
-// Display formats (README.md beside this file), written as Luxon tokens:
-// 'ddd, MMM DD, YYYY, HH:mm' -> 'ccc, LLL dd, yyyy, HH:mm'; 'ddd, MMM DD, YYYY' -> 'ccc, LLL dd, yyyy'.
-export const DATE_TIME_DISPLAY = 'ccc, LLL dd, yyyy, HH:mm';
-export const DATE_DISPLAY = 'ccc, LLL dd, yyyy';
+// Date arithmetic with Luxon. What a date looks like on screen is date-display.ts's (README.md beside
+// this file); 'YYYY-MM-DD' is how a date is stored or sent.
 export const ISO_DATE = 'yyyy-MM-dd';
 
-// Displayed through Intl (clock.ts), so that Home and the header need no Luxon; the tokens above are what
-// tests/unit/domain/clock.test.ts compares them with.
-export { formatDate, formatDateTime } from './clock';
+// The display formats live in date-display.ts; these names stay importable from here for the screens
+// that still do (the beta policy's).
+export { formatDate, formatDateTime } from './date-display';
+
+/** A zone's IANA name ('America/New_York'), refused with `message` when the platform does not know it. */
+export const zoneNameSchema = (message: string) =>
+  z
+    .string({ error: message })
+    .max(64, message)
+    .refine((zone) => IANAZone.isValidZone(zone), message);
 
 /** Whole years between a YYYY-MM-DD birth date and `today`. */
 export function ageFromBirthDate(birthDate: string, today: DateTime = DateTime.now()): number | null {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
+import { zoneNameSchema } from './dates';
 import { editMetaSchema, recordReceiptSchema } from './record-meta';
 import { safeText } from './text';
 import { fileKeySchema } from './uploads';
@@ -99,10 +100,7 @@ export const doseTimesSchema = z
   .refine((times) => new Set(times).size === times.length, PRESCRIPTION_MESSAGES.timesDuplicate)
   .transform((times) => [...times].sort());
 
-export const timeZoneSchema = z
-  .string({ error: PRESCRIPTION_MESSAGES.timeZoneInvalid })
-  .max(64, PRESCRIPTION_MESSAGES.timeZoneInvalid)
-  .refine((zone) => IANAZone.isValidZone(zone), PRESCRIPTION_MESSAGES.timeZoneInvalid);
+export const timeZoneSchema = zoneNameSchema(PRESCRIPTION_MESSAGES.timeZoneInvalid);
 
 /** The editable fields and their rules, shared by the form, the write path and the server. */
 export const prescriptionFieldsSchema = z.object({

@@ -7,8 +7,14 @@ import { changedFieldsOf, enqueue, keepFile } from './outbox';
 // domain rules, and lands in the local table and the outbox in one transaction (see outbox.ts). An
 // attached file is kept in the blob store in that same transaction and uploaded before the change.
 
-const localFieldsSchema = appointmentFieldsSchema.omit({ attachment_key: true });
-type LocalFields = Omit<AppointmentFields, 'attachment_key'>;
+// The zone may be left out (a caller that does not know it): the appointment then reads as in the
+// patient's zone, as one stored before appointments had zones.
+const localFieldsSchema = appointmentFieldsSchema
+  .omit({ attachment_key: true })
+  .extend({ time_zone: appointmentFieldsSchema.shape.time_zone.optional() });
+type LocalFields = Omit<AppointmentFields, 'attachment_key' | 'time_zone'> & {
+  time_zone?: AppointmentFields['time_zone'];
+};
 
 /** A file the person attached: kept on the device until the server has it. */
 export type Attachment = { blob: Blob; name: string };

@@ -119,7 +119,5 @@ export async function removePrescription(db: KincareDb, id: string, now = new Da
   await enqueue(db, { resource: 'prescriptions', id, op: 'delete' }, now.getTime());
 }
 
-/** The device's zone, the default of a new prescription's times (the patient's own device, usually). */
-export function deviceTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
+/** The device's zone is the default of a new prescription's times (the patient's own device, usually). */
+export { deviceTimeZone } from '../domain/date-display';

@@ -157,7 +157,7 @@ test.describe('at 390x844', () => {
     await expect(metformin).toBeFocused();
     await expect(metformin).toContainText('Active');
     await expect(metformin.getByRole('list', { name: 'Dose times of Metformin 500 mg' })).toHaveText(
-      /08:00\s*20:00/,
+      /(8:00 AM|08:00)\s*(8:00 PM|20:00)/,
     );
     await expect(metformin).toContainText('Quantity 60 · 2 refills');
     await expect(metformin).toContainText('Take 1 tablet by mouth twice daily');
@@ -293,7 +293,7 @@ test.describe('at 390x844', () => {
     await openPrescriptions(page, /\/caregiver\/prescriptions$/);
     const lisinopril = card(page, 'Lisinopril 10 mg');
     await expect(lisinopril).toBeVisible();
-    await expect(lisinopril).toContainText('08:00');
+    await expect(lisinopril).toContainText(/8:00 AM|08:00/);
     await expect(lisinopril).toContainText('Active');
     await expect(listSection(page).getByRole('button', { name: /Add/ })).toHaveCount(0);
     await expect(lisinopril.getByRole('button')).toHaveCount(0);
@@ -327,7 +327,7 @@ test.describe('at 1280x800', () => {
     });
     await signIn(page, patient);
     await openPrescriptions(page);
-    await expect(card(page, 'Atorvastatin 20 mg')).toContainText('22:00');
+    await expect(card(page, 'Atorvastatin 20 mg')).toContainText(/10:00 PM|22:00/);
     // No fixed times: it says so in words.
     await expect(card(page, 'Ibuprofen 400 mg')).toContainText('As needed');
     await checkScreen(page, listTargets(page));

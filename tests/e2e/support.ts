@@ -306,7 +306,9 @@ export async function storedToken(page: Page): Promise<string | null> {
 export async function serverAppointments(
   page: Page,
   request: APIRequestContext,
-): Promise<{ id: string; appointment_title: string; location: string; notes: string }[]> {
+): Promise<
+  { id: string; appointment_title: string; location: string; notes: string; time_zone?: string | null }[]
+> {
   const token = await storedToken(page);
   const response = await request.get('/api/appointments', { headers: { Authorization: `Bearer ${token}` } });
   expect(response.ok()).toBe(true);

@@ -358,7 +358,7 @@ test.describe('on a phone', () => {
       await expect(item.locator('dt')).toHaveText(['Title', 'Date and time', 'Status', 'Location', 'Notes']);
       await expect(item.locator('dd')).toHaveText([
         'Annual checkup',
-        'Thu, Mar 04, 2027, 09:00',
+        /^Thu, Mar 04, 2027, (09:00|9:00 AM)$/,
         'Completed',
         'Lab 2, second floor',
         'Fasting since midnight',

@@ -93,6 +93,10 @@ describe('appointments', () => {
     ['doctor_id', 'dr-who', APPOINTMENT_MESSAGES.doctorInvalid],
     ['notes', 'x'.repeat(2001), APPOINTMENT_MESSAGES.notesTooLong],
     ['location', 'x'.repeat(201), APPOINTMENT_MESSAGES.locationTooLong],
+    ['time_zone', 'Mars/Olympus', APPOINTMENT_MESSAGES.timeZoneInvalid],
+    ['time_zone', 'EST5EDT; DROP', APPOINTMENT_MESSAGES.timeZoneInvalid],
+    ['time_zone', 'x'.repeat(65), APPOINTMENT_MESSAGES.timeZoneInvalid],
+    ['time_zone', 42, APPOINTMENT_MESSAGES.timeZoneInvalid],
   ])('refuses a bad %s with a clear message', async (field, value, message) => {
     const response = await create(patient, { ...newAppointment(patient.patientId), [field]: value });
     expect(response.statusCode).toBe(400);
@@ -146,6 +150,74 @@ describe('appointments', () => {
       expect(response.statusCode).toBe(400);
     }
     expect((await as(ctx, patient, { method: 'GET', url: '/api/appointments' })).json().data).toEqual([]);
+  });
+
+  it('keeps the zone of the place of the visit, and reads one stored without a zone as null', async () => {
+    const inNewYork = newAppointment(patient.patientId, { time_zone: 'America/New_York' });
+    const created = await create(patient, inNewYork);
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data).toMatchObject({
+      time_zone: 'America/New_York',
+      appointment_date: '2026-12-01T09:30:00.000Z',
+    });
+    const read = await as(ctx, patient, { method: 'GET', url: `/api/appointments/${inNewYork.id}` });
+    expect(read.json().data.time_zone).toBe('America/New_York');
+
+    // A visit moved to another place: the zone changes alone, the instant stays as sent.
+    const moved = await as(ctx, patient, {
+      method: 'PUT',
+      url: `/api/appointments/${inNewYork.id}`,
+      payload: { time_zone: 'Asia/Kolkata', base_version: created.json().data.version },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().data).toMatchObject({
+      time_zone: 'Asia/Kolkata',
+      appointment_title: 'Cardiology check-up',
+    });
+
+    // A bad zone on an edit is refused with the sentence, and the stored zone stays.
+    const refused = await as(ctx, patient, {
+      method: 'PUT',
+      url: `/api/appointments/${inNewYork.id}`,
+      payload: { time_zone: 'Mars/Olympus' },
+    });
+    expect([refused.statusCode, refused.json().message, refused.json().errors[0].path]).toEqual([
+      400,
+      APPOINTMENT_MESSAGES.timeZoneInvalid,
+      'time_zone',
+    ]);
+    const after = await as(ctx, patient, { method: 'GET', url: `/api/appointments/${inNewYork.id}` });
+    expect(after.json().data.time_zone).toBe('Asia/Kolkata');
+
+    // A client that sends no zone (the API's payload names none): stored without one, read as the patient's.
+    const noZone = newAppointment(patient.patientId);
+    expect((await create(patient, noZone)).json().data.time_zone).toBeNull();
+  });
+
+  it('takes and refuses the zone by push as by REST', async () => {
+    const good = newAppointment(patient.patientId, { time_zone: 'Australia/Adelaide' });
+    const bad = newAppointment(patient.patientId, { time_zone: 'Mars/Olympus' });
+    const pushed = await as(ctx, patient, {
+      method: 'POST',
+      url: '/api/sync/push',
+      payload: {
+        changes: [good, bad].map((body) => ({
+          idempotency_key: randomUUID(),
+          resource: 'appointments',
+          op: 'create',
+          id: body.id,
+          payload: body,
+        })),
+      },
+    });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [accepted, refused] = pushed.json().results;
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.data.time_zone).toBe('Australia/Adelaide');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(APPOINTMENT_MESSAGES.timeZoneInvalid);
+    const listed = await as(ctx, patient, { method: 'GET', url: '/api/appointments' });
+    expect(listed.json().data.map((row: { id: string }) => row.id)).toEqual([good.id]);
   });
 
   it('refuses a bad query and a bad id', async () => {

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../domain/clock';
+import { formatDateTime } from '../../domain/date-display';
 import { BLOB_REFERENCE_PREFIX } from '../../domain/blob-reference';
 import type { ResourceDeclaration } from '../../domain/resources/declare';
 import { RESOURCES } from '../../domain/resources/list';
@@ -43,14 +43,16 @@ export async function typedValuesOf(db: KincareDb, entry: OutboxEntry): Promise<
       if (entry.op === 'update') values.push({ label, value: '(left empty)' });
       continue;
     }
-    values.push({ label, value: await readable(db, kind, raw) });
+    // A time of a record with a zone of its own (an appointment) reads on that zone's clock.
+    const zone = typeof entry.payload.time_zone === 'string' ? entry.payload.time_zone : null;
+    values.push({ label, value: await readable(db, kind, raw, zone) });
   }
   return values;
 }
 
-async function readable(db: KincareDb, kind: FieldKind, raw: unknown): Promise<string> {
+async function readable(db: KincareDb, kind: FieldKind, raw: unknown, zone: string | null): Promise<string> {
   const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
-  if (kind === 'date-time') return formatDateTime(text) || text;
+  if (kind === 'date-time') return formatDateTime(text, { zone }) || text;
   if (kind === 'choice') return text.charAt(0).toUpperCase() + text.slice(1);
   if (kind === 'doctor')
     return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Popover, PopoverBackdrop, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { formatMoment } from '../../domain/clock';
+import { formatMoment } from '../../domain/date-display';
 import { hasUserDb, userDb, type OutboxEntry } from '../../local/db';
 import { LAST_SYNC_KEY } from '../../local/sync-trigger';
 import { syncNow } from '../../local/sync-trigger';

@@ -15,6 +15,7 @@ import {
   Sun,
   type LucideIcon,
 } from 'lucide-react';
+import { formatTime } from '../../domain/date-display';
 import type { WeatherIcon } from '../../domain/weather';
 import { hasUserDb, userDb } from '../../local/db';
 import {
@@ -53,12 +54,6 @@ const REFRESH_MS = 10 * 60 * 1000;
 /** The minute the clock is read again (the moon comes at 18:01 and goes at 06:00). */
 const TICK_MS = 60 * 1000;
 
-// Made when a saved weather is first shown, not when the chip loads: a page's first Intl formatter loads
-// the locale's data (see domain/clock.ts), and most visits show no saved weather.
-let timeOfDayFormat: Intl.DateTimeFormat | undefined;
-const timeOfDay = () =>
-  (timeOfDayFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }));
-
 function useNow(): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
@@ -96,7 +91,7 @@ export default function WeatherChip() {
   const weather = saved ? weatherAt(saved, now) : null;
   if (!saved || !weather) return null;
   const { Icon, label } = ICONS[weather.icon];
-  const readAt = timeOfDay().format(new Date(saved.savedAt));
+  const readAt = formatTime(saved.savedAt);
   return (
     <p
       className="flex shrink-0 items-center gap-1.5 text-small whitespace-nowrap text-muted"

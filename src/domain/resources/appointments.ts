@@ -25,6 +25,7 @@ export const appointmentsResource = declareResource<Appointment>()({
   typedFields: [
     { field: 'appointment_title', label: 'Title', kind: 'text' },
     { field: 'appointment_date', label: 'Date and time', kind: 'date-time' },
+    { field: 'time_zone', label: 'Time zone', kind: 'text' },
     { field: 'doctor_id', label: 'Doctor', kind: 'doctor' },
     { field: 'status', label: 'Status', kind: 'choice' },
     { field: 'location', label: 'Location', kind: 'text' },

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Settings } from 'luxon';
 import type { ActivityEntry } from '../../../src/domain/caregivers';
 import { activityLine } from '../../../src/app/features/care-giver/care-format';
 import { permissionLabels } from '../../../src/domain/permissions';
@@ -23,23 +22,25 @@ const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
   ...overrides,
 });
 
-let zone: typeof Settings.defaultZone;
+// The device's zone is the process's (Node reads TZ again when it changes).
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+let zone: string | undefined;
 beforeEach(() => {
-  zone = Settings.defaultZone;
-  Settings.defaultZone = 'UTC';
+  zone = env.TZ;
+  env.TZ = 'UTC';
 });
 afterEach(() => {
-  Settings.defaultZone = zone;
+  env.TZ = zone;
 });
 
 describe('activityLine', () => {
-  it("reads 'Alex added an appointment, 3 Mar 2026 14:05'", () => {
-    expect(activityLine(entry({}))).toBe('Alex added an appointment, 3 Mar 2026 14:05');
+  it("reads 'Alex added an appointment, Tue, Mar 03, 2026, 2:05 PM' (the app's date and time)", () => {
+    expect(activityLine(entry({}))).toBe('Alex added an appointment, Tue, Mar 03, 2026, 2:05 PM');
   });
 
   it("says what a day's deliveries brought, and when the last came", () => {
     expect(activityLine(entry({ kind: 'delivery', op: null, count: 12, at: '2026-11-20T09:30:00Z' }))).toBe(
-      "Alex's device received 12 appointments that day, the last on 20 Nov 2026 at 09:30",
+      "Alex's device received 12 appointments that day, the last on Fri, Nov 20, 2026 at 9:30 AM",
     );
     expect(activityLine(entry({ kind: 'delivery', op: null, count: 1, at: 'soon' }))).toBe(
       "Alex's device received 1 appointment",
@@ -47,8 +48,8 @@ describe('activityLine', () => {
   });
 
   it('shows the time in the zone of the device', () => {
-    Settings.defaultZone = 'America/New_York';
-    expect(activityLine(entry({}))).toBe('Alex added an appointment, 3 Mar 2026 09:05');
+    env.TZ = 'America/New_York';
+    expect(activityLine(entry({}))).toBe('Alex added an appointment, Tue, Mar 03, 2026, 9:05 AM');
   });
 
   it('leaves out a time that is not one', () => {
@@ -85,7 +86,7 @@ describe('shownStatusOf', () => {
 
 describe('requestedAt', () => {
   it('shows the date and time, and nothing for a value that is not a date', () => {
-    expect(requestedAt('2026-03-03T14:05:00Z')).toBe('3 Mar 2026 14:05');
+    expect(requestedAt('2026-03-03T14:05:00Z')).toBe('Tue, Mar 03, 2026, 2:05 PM');
     expect(requestedAt('yesterday')).toBe('');
   });
 });

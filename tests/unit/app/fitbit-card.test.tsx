@@ -67,7 +67,7 @@ describe('the patient', () => {
     // 420 minutes asleep are 7 hours; a day with no steps is a gap, not a zero.
     expect(screen.getAllByRole('img')[2]?.getAttribute('aria-label')).toContain('latest 7 hours (Nov 24)');
     expect(screen.getAllByRole('img')[0]?.getAttribute('aria-label')).toContain('1 with a value');
-    expect(screen.getByTestId('fitbit-summary').textContent).toContain('as of Nov 24, 2026');
+    expect(screen.getByTestId('fitbit-summary').textContent).toContain('as of Tue, Nov 24, 2026, ');
   });
 
   it("is offered to connect, and Connect Fitbit goes to Fitbit's sign-in page", async () => {

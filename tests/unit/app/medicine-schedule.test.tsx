@@ -156,14 +156,16 @@ describe('TodaysSchedule', () => {
     const slots = screen.getAllByTestId(/^slot-/).map((element) => element.dataset.testid);
     expect(slots).toEqual(['slot-08:00', 'slot-20:00']);
     await waitFor(() =>
-      expect(within(morning).getByRole('heading', { level: 3 })).toHaveTextContent('08:001 missed'),
+      expect(within(morning).getByRole('heading', { level: 3 })).toHaveTextContent('8:00 AM1 missed'),
     );
-    expect(await dose('08:00', 'Lisinopril 10 mg')).toHaveTextContent('Taken by Pat Patient at 08:05');
+    expect(await dose('08:00', 'Lisinopril 10 mg')).toHaveTextContent('Taken by Pat Patient at 8:05 AM');
     const missed = await dose('08:00', 'Metformin 500 mg');
     expect(missed).toHaveTextContent('Missed');
     expect(missed.dataset.state).toBe('missed');
     expect(missed).toHaveTextContent('Tablet · Take 1 tablet by mouth');
-    expect(within(await slot('20:00')).getByRole('heading', { level: 3 })).toHaveTextContent('20:00Upcoming');
+    expect(within(await slot('20:00')).getByRole('heading', { level: 3 })).toHaveTextContent(
+      '8:00 PMUpcoming',
+    );
   });
 
   it('marks a dose taken and not taken through the outbox, as the signed-in person, pressed state and all', async () => {
@@ -173,7 +175,7 @@ describe('TodaysSchedule', () => {
     expect(taken).toHaveAttribute('aria-pressed', 'false');
     fireEvent.click(taken);
     await waitFor(async () =>
-      expect(await dose('08:00', 'Metformin 500 mg')).toHaveTextContent('Taken by Cam Carer at 12:00'),
+      expect(await dose('08:00', 'Metformin 500 mg')).toHaveTextContent('Taken by Cam Carer at 12:00 PM'),
     );
     expect(
       within(await dose('08:00', 'Metformin 500 mg')).getByRole('button', { name: 'Taken' }),
@@ -192,14 +194,14 @@ describe('TodaysSchedule', () => {
     expect(queued.map((entry) => [entry.resource, entry.op, entry.label])).toEqual([
       ['dose_marks', 'create', 'Metformin 500 mg - 08:00'],
     ]);
-    expect(screen.getByRole('status')).toHaveTextContent('Metformin 500 mg, 08:00: Marked as taken.');
+    expect(screen.getByRole('status')).toHaveTextContent('Metformin 500 mg, 8:00 AM: Marked as taken.');
 
     fireEvent.click(
       within(await dose('08:00', 'Metformin 500 mg')).getByRole('button', { name: 'Not taken' }),
     );
     await waitFor(async () =>
       expect(await dose('08:00', 'Metformin 500 mg')).toHaveTextContent(
-        'Not taken (marked by Cam Carer at 12:00)',
+        'Not taken (marked by Cam Carer at 12:00 PM)',
       ),
     );
     expect((await db.dose_marks.toArray()).map((row) => row.is_taken)).toEqual([false]);
@@ -221,10 +223,10 @@ describe('TodaysSchedule', () => {
 
   it('marks an earlier day late through the day picker, and never a day still to come', async () => {
     render(<TodaysSchedule patientId={PATIENT} canMark variant="page" />);
-    expect(await screen.findByTestId('schedule-day')).toHaveTextContent('Today, Tue 10 Mar');
+    expect(await screen.findByTestId('schedule-day')).toHaveTextContent('Today, Tue, Mar 10, 2026');
     expect(screen.getByRole('button', { name: 'Today' })).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Previous day' }));
-    expect(await screen.findByTestId('schedule-day')).toHaveTextContent('Yesterday, Mon 9 Mar');
+    expect(await screen.findByTestId('schedule-day')).toHaveTextContent('Yesterday, Mon, Mar 09, 2026');
     fireEvent.click(within(await dose('20:00', 'Metformin 500 mg')).getByRole('button', { name: 'Taken' }));
     await waitFor(async () => expect(await db.dose_marks.count()).toBe(1));
     expect((await db.dose_marks.toArray())[0]).toMatchObject({
@@ -238,7 +240,7 @@ describe('TodaysSchedule', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Today' }));
     fireEvent.click(screen.getByRole('button', { name: 'Next day' }));
-    expect(await screen.findByTestId('schedule-day')).toHaveTextContent('Tomorrow, Wed 11 Mar');
+    expect(await screen.findByTestId('schedule-day')).toHaveTextContent('Tomorrow, Wed, Mar 11, 2026');
     await slot('08:00');
     expect(screen.queryByRole('button', { name: 'Taken' })).toBeNull();
   });
@@ -341,14 +343,14 @@ describe('the schedule’s words', () => {
         '2026-03-10',
         'Europe/Berlin',
       ),
-    ).toEqual({ text: 'Taken by Alex at 14:05', tone: 'success' });
+    ).toEqual({ text: 'Taken by Alex at 2:05 PM', tone: 'success' });
     expect(
       doseBadge(
         { state: 'taken', marked_by_name: 'Alex', marked_at: '2026-03-11T07:00:00Z' },
         '2026-03-10',
         'UTC',
       ).text,
-    ).toBe('Taken by Alex on 11 Mar at 07:00');
+    ).toBe('Taken by Alex on Mar 11 at 7:00 AM');
   });
 
   it('sums up a slot with the worst news first', () => {
@@ -364,9 +366,9 @@ describe('the schedule’s words', () => {
   });
 
   it('names days and adherence as people say them', () => {
-    expect(dayLabel('2026-03-10', '2026-03-10')).toBe('Today, Tue 10 Mar');
-    expect(dayLabel('2026-03-11', '2026-03-10')).toBe('Tomorrow, Wed 11 Mar');
-    expect(dayLabel('2025-12-31', '2026-03-10')).toBe('Wed 31 Dec 2025');
+    expect(dayLabel('2026-03-10', '2026-03-10')).toBe('Today, Tue, Mar 10, 2026');
+    expect(dayLabel('2026-03-11', '2026-03-10')).toBe('Tomorrow, Wed, Mar 11, 2026');
+    expect(dayLabel('2025-12-31', '2026-03-10')).toBe('Wed, Dec 31, 2025');
     expect(adherenceSummary({ due: 28, taken: 24, percent: 86 }, 7)).toBe(
       '86% of doses taken in the last 7 days (24 of 28)',
     );

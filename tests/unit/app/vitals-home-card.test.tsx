@@ -59,7 +59,7 @@ describe('the Vitals card', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save' })); // tap 2
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await within(card).findByText('124/79 mmHg')).toBeTruthy();
-    expect(within(card).getByText(/^Today, \d{2}:\d{2}$/)).toBeTruthy();
+    expect(within(card).getByText(/^Today, \d{1,2}:\d{2}( [AP]M)?$/)).toBeTruthy();
     expect(await db.outbox.count()).toBe(1);
   });
 

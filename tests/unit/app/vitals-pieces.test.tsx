@@ -66,18 +66,19 @@ describe('a reading’s time', () => {
     const zone = DateTime.fromISO('2026-11-20T08:15:00.000-05:00', { setZone: true });
     // What the device's own clock would have said, to know whether the offset is named.
     const here = DateTime.fromISO('2026-11-20T08:15:00.000-05:00').offset === zone.offset;
-    const suffix = here ? '' : ' (UTC-05:00)';
-    expect(measuredAtText('2026-11-20T08:15:00.000-05:00', now)).toBe(`Today, 08:15${suffix}`);
-    expect(measuredAtText('2026-11-19T21:40:00.000-05:00', now)).toBe(`Yesterday, 21:40${suffix}`);
-    expect(measuredAtText('2026-11-02T07:05:00.000-05:00', now)).toBe(`Mon, Nov 02, 2026, 07:05${suffix}`);
+    const suffix = here ? '' : ' GMT-5';
+    expect(measuredAtText('2026-11-20T08:15:00.000-05:00', now)).toBe(`Today, 8:15 AM${suffix}`);
+    expect(measuredAtText('2026-11-19T21:40:00.000-05:00', now)).toBe(`Yesterday, 9:40 PM${suffix}`);
+    expect(measuredAtText('2026-11-02T07:05:00.000-05:00', now)).toBe(`Mon, Nov 02, 2026, 7:05 AM${suffix}`);
   });
 
   it('keeps the clock of a reading taken in another offset, and names that offset', () => {
     const offset = DateTime.now().offset === 9 * 60 ? '+08:00' : '+09:00';
+    const label = offset === '+08:00' ? 'GMT+8' : 'GMT+9';
     // 18:00 UTC is already the 21st there: the 20th at 23:30 was yesterday on the patient's clock.
-    expect(measuredAtText(`2026-11-20T23:30:00.000${offset}`, now)).toBe(`Yesterday, 23:30 (UTC${offset})`);
+    expect(measuredAtText(`2026-11-20T23:30:00.000${offset}`, now)).toBe(`Yesterday, 11:30 PM ${label}`);
     expect(measuredAtText(`2026-11-18T23:30:00.000${offset}`, now)).toBe(
-      `Wed, Nov 18, 2026, 23:30 (UTC${offset})`,
+      `Wed, Nov 18, 2026, 11:30 PM ${label}`,
     );
   });
 

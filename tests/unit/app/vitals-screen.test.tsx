@@ -103,7 +103,7 @@ describe('adding a reading', () => {
     expect(item.textContent).toContain('After coffee');
     expect(within(item).getByText('High')).toBeTruthy();
     expect(within(item).getByText('Waiting to send')).toBeTruthy();
-    expect(within(item).getByText(/^Today, \d{2}:\d{2}$/)).toBeTruthy();
+    expect(within(item).getByText(/^Today, \d{1,2}:\d{2}( [AP]M)?$/)).toBeTruthy();
     expect(within(item).queryByTestId('entered-by')).toBeNull();
   });
 

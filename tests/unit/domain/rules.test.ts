@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { ageFromBirthDate, formatDate, formatDateTime } from '../../../src/domain/dates';
+import { ageFromBirthDate } from '../../../src/domain/dates';
+import { formatDate, formatDateTime } from '../../../src/domain/date-display';
 import { greetingFor, isIsoDate, isNight } from '../../../src/domain/clock';
 import { guessZipCountry } from '../../../src/domain/zip';
 import { spokenEmailToText } from '../../../src/domain/spoken-email';
@@ -24,7 +25,8 @@ const firstMessage = (result: { success: boolean; error?: { issues: { message: s
 
 describe('dates', () => {
   it('formats with the display formats', () => {
-    expect(formatDateTime('2026-03-05T14:30:00')).toBe('Thu, Mar 05, 2026, 14:30');
+    expect(formatDateTime('2026-03-05T14:30:00', { locale: 'en-GB' })).toBe('Thu, Mar 05, 2026, 14:30');
+    expect(formatDateTime('2026-03-05T14:30:00', { locale: 'en-US' })).toBe('Thu, Mar 05, 2026, 2:30 PM');
     expect(formatDate('2026-03-05')).toBe('Thu, Mar 05, 2026');
     expect(formatDate('not a date')).toBe('');
   });

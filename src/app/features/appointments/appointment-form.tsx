@@ -1,18 +1,20 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   APPOINTMENT_STATUSES,
   APPOINTMENT_STEP_MINUTES,
   appointmentFormSchema,
-  isoToLocalInput,
-  localInputToIso,
+  isoToZonedInput,
+  zonedInputToIso,
   type Appointment,
   type AppointmentForm,
 } from '../../../domain/appointments';
+import { appointmentZone } from '../../../domain/appointment-zones';
 import { addAppointment, editAppointment, type Attachment } from '../../../local/appointments';
 import { ACCEPTED_UPLOAD_TYPES, uploadProblem } from '../../../domain/uploads';
 import { userDb } from '../../../local/db';
 import { FileField, SelectField, TextField } from '../../ui/fields';
 import { Form, useFormSubmit } from '../../ui/form';
+import { timeZoneOptions } from '../../ui/time-zones';
 import { useZodForm } from '../../ui/use-zod-form';
 import { useDoctors } from './use-appointments';
 
@@ -23,15 +25,21 @@ type Props = {
   patientId: string;
   caregiverId: string | null;
   editing: Appointment | null;
+  /** The patient's zone: a new appointment's, and that of one stored without a zone. */
+  patientZone: string;
   /** Saved: the toast's words and the appointment's id, to move focus to it in the list. */
   onDone: (message: string, id: string) => void;
   onCancel: () => void;
 };
 
-function initialValues(editing: Appointment | null) {
+// The date and time are typed on the clock of the visit's place, its zone beside them (the patient's by
+// default, another for a visit elsewhere); changing the zone keeps the time typed.
+function initialValues(editing: Appointment | null, patientZone: string) {
+  const zone = editing ? appointmentZone(editing, patientZone) : patientZone;
   return {
     appointment_title: editing?.appointment_title ?? '',
-    appointment_date: editing ? isoToLocalInput(editing.appointment_date) : '',
+    appointment_date: editing ? isoToZonedInput(editing.appointment_date, zone) : '',
+    time_zone: zone,
     doctor_id: editing?.doctor_id ?? '',
     location: editing?.location ?? '',
     notes: editing?.notes ?? '',
@@ -39,8 +47,15 @@ function initialValues(editing: Appointment | null) {
   };
 }
 
-export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, onCancel }: Props) {
-  const [initial] = useState(() => initialValues(editing));
+export function AppointmentFormPanel({
+  patientId,
+  caregiverId,
+  editing,
+  patientZone,
+  onDone,
+  onCancel,
+}: Props) {
+  const [initial] = useState(() => initialValues(editing, patientZone));
   const form = useZodForm(appointmentFormSchema, initial);
   const doctors = useDoctors(patientId);
   const [attachment, setAttachment] = useState<Attachment | null>(null);
@@ -64,7 +79,7 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   const save = async (values: AppointmentForm) => {
     const fields = {
       ...values,
-      appointment_date: localInputToIso(values.appointment_date) ?? '',
+      appointment_date: zonedInputToIso(values.appointment_date, values.time_zone) ?? '',
       doctor_id: values.doctor_id || null,
     };
     // Only what the person changed in this form: another tab or device may have changed the rest.
@@ -72,6 +87,8 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
       const changes = changedFields(fields, {
         ...initial,
         appointment_date: editing.appointment_date,
+        // One stored without a zone keeps none until the person picks another: it reads as the patient's.
+        time_zone: editing.time_zone ?? initial.time_zone,
         doctor_id: editing.doctor_id,
       });
       await editAppointment(userDb(), editing.id, changes, new Date(), attachment ?? undefined);
@@ -88,6 +105,8 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
   };
   const submission = useFormSubmit(form, save, { blocked: () => attachmentError !== null });
   const { field } = form;
+  const zone = form.values.time_zone;
+  const zones = useMemo(() => timeZoneOptions(zone), [zone]);
 
   return (
     <Form
@@ -114,6 +133,12 @@ export function AppointmentFormPanel({ patientId, caregiverId, editing, onDone, 
         step={APPOINTMENT_STEP_MINUTES * 60}
         required
         {...field('appointment_date')}
+      />
+      <SelectField
+        label="Time zone"
+        hint="The date and time are on this zone's clock: the place of the visit."
+        options={zones}
+        {...field('time_zone')}
       />
       <SelectField
         label="Doctor"

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { CalendarClock, CircleCheck, CircleX, CloudUpload, MapPin, Paperclip, Phone } from 'lucide-react';
-import { formatDateTime } from '../../../domain/dates';
+import { formatDateTime } from '../../../domain/date-display';
 import type { Appointment } from '../../../domain/appointments';
 import { Button } from '../../ui/button';
 import { Badge, type BadgeTone } from '../../ui/badge';
@@ -149,7 +149,10 @@ function AppointmentItem({
     <>
       <div className="min-w-0">
         <p className="font-semibold text-text [overflow-wrap:anywhere]">{appointment.appointment_title}</p>
-        <p className="text-text">{formatDateTime(appointment.appointment_date)}</p>
+        {/* On the clock of the visit's place, its zone named when this device's clock reads otherwise. */}
+        <p className="text-text" data-testid="appointment-when">
+          {formatDateTime(appointment.appointment_date, { zone: appointment.time_zone })}
+        </p>
         <DoctorOfAppointment doctorId={appointment.doctor_id} doctor={doctor} />
         {appointment.location ? (
           <p className="text-small text-muted [overflow-wrap:anywhere]">{appointment.location}</p>

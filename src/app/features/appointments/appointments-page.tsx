@@ -56,7 +56,7 @@ export function AppointmentsPage({ patientId, caregiverId, can }: Props) {
           </span>
         ) : null}
       </div>
-      {editing !== null ? (
+      {editing !== null && lists ? (
         <Card className="mb-8">
           <h2 className="mb-4 text-heading">{editing === 'new' ? 'New appointment' : 'Edit appointment'}</h2>
           <AppointmentFormPanel
@@ -64,6 +64,7 @@ export function AppointmentsPage({ patientId, caregiverId, can }: Props) {
             patientId={patientId}
             caregiverId={caregiverId}
             editing={editing === 'new' ? null : editing}
+            patientZone={lists.patientZone}
             onDone={(message, id) => {
               setEditing(null);
               setSavedId(id);

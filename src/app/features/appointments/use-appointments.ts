@@ -1,11 +1,14 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { DateTime } from 'luxon';
 import type { Appointment } from '../../../domain/appointments';
+import { appointmentsOf } from '../../../local/appointment-reads';
+import { deviceTimeZone } from '../../../domain/date-display';
 import { hasUserDb, userDb, type LocalDoctor } from '../../../local/db';
 
 // Reads for the appointments screen: live queries over the local tables, never the network.
 
-export type AppointmentLists = { upcoming: Appointment[]; past: Appointment[] };
+/** Each appointment carries the zone it is shown in; `patientZone` is a new appointment's default zone. */
+export type AppointmentLists = { upcoming: Appointment[]; past: Appointment[]; patientZone: string };
 
 export function useAppointments(
   patientId: string | null,
@@ -13,11 +16,12 @@ export function useAppointments(
 ): AppointmentLists | undefined {
   const startOfToday = now.startOf('day').toUTC().toISO() ?? '';
   return useLiveQuery(async () => {
-    if (!patientId || !hasUserDb()) return { upcoming: [], past: [] };
-    const rows = await userDb().appointments.where('patient_id').equals(patientId).sortBy('appointment_date');
+    if (!patientId || !hasUserDb()) return { upcoming: [], past: [], patientZone: deviceTimeZone() };
+    const { rows, patientZone } = await appointmentsOf(userDb(), patientId);
     return {
       upcoming: rows.filter((row) => row.appointment_date >= startOfToday),
       past: rows.filter((row) => row.appointment_date < startOfToday).reverse(),
+      patientZone,
     };
   }, [patientId, startOfToday]);
 }

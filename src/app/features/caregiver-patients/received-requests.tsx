@@ -2,7 +2,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Inbox } from 'lucide-react';
 import type { ReceivedRequest } from '../../../domain/caregivers';
-import { formatDate } from '../../../domain/dates';
+import { formatDate } from '../../../domain/date-display';
 import { approveCareRequest, rejectCareRequest } from '../../../local/care-requests';
 import { errorMessages } from '../../../local/http-errors';
 import { Button } from '../../ui/button';

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { KeyRound } from 'lucide-react';
 import { permissionRequestStatusOf } from '../../../domain/caregivers';
-import { formatDateTime } from '../../../domain/dates';
+import { formatDateTime } from '../../../domain/date-display';
 import { hasUserDb, userDb } from '../../../local/db';
 import { Badge, type BadgeTone } from '../../ui/badge';
 import { EmptyState } from '../../ui/page';

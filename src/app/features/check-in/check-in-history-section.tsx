@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { CheckInDaySummary } from '../../../domain/check-in';
 import { deviceDay } from '../../../domain/clock';
+import { formatDay } from '../../../domain/date-display';
 import { hasUserDb, userDb } from '../../../local/db';
 import { checkInSummaries } from '../../../local/check-in';
 import { Chart, type ChartProps } from '../../ui/chart/chart';
@@ -20,8 +21,7 @@ export function lastDays(count: number, now: Date = new Date()): string[] {
   });
 }
 
-const shortDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const labelOf = (day: string) => shortDay.format(new Date(`${day}T12:00:00Z`));
+const labelOf = (day: string) => formatDay(day);
 
 const pointsOf = (days: readonly CheckInDaySummary[], value: (day: CheckInDaySummary) => number | null) =>
   days.map((day) => ({ label: labelOf(day.day), value: value(day) }));

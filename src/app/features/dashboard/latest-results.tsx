@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import type { LabResult } from '../../../domain/lab-results';
-import { formatDate } from '../../../domain/clock';
+import { formatDate } from '../../../domain/date-display';
 import { Badge } from '../../ui/badge';
 import { linkClass, type Paths } from './home-card';
 import { flagSummary, isOutOfRange, latestReports, type ReportSummary } from './latest-results-data';

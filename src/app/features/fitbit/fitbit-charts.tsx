@@ -1,3 +1,4 @@
+import { formatDay } from '../../../domain/date-display';
 import type { FitbitDay } from '../../../domain/fitbit';
 import { Chart } from '../../ui/chart/chart';
 import type { ChartPoint } from '../../ui/chart/chart-geometry';
@@ -6,13 +7,7 @@ import type { ChartPoint } from '../../ui/chart/chart-geometry';
 // (bars). A day Fitbit has nothing for is a gap, never a zero.
 
 /** 'Nov 24' for '2026-11-24' (the day as Fitbit named it, whatever the device's time zone). */
-export function dayLabel(date: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
-}
+export const dayLabel = (date: string): string => formatDay(date);
 
 const pointsOf = (days: readonly FitbitDay[], value: (day: FitbitDay) => number | null): ChartPoint[] =>
   days.map((day) => ({ label: dayLabel(day.date), value: value(day) }));

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
+import { formatDateTime } from '../../../domain/date-display';
 import { FITBIT_MESSAGES } from '../../../domain/fitbit';
 import { hasUserDb, userDb } from '../../../local/db';
 import {
@@ -42,10 +43,7 @@ function useFitbitRefresh(patientId: string, online: boolean): FitbitProblem | n
 }
 
 const asOf = (saved: SavedFitbit) =>
-  new Date(saved.data.fetched_at ?? saved.savedAt).toLocaleString('en-US', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
+  formatDateTime(saved.data.fetched_at ?? new Date(saved.savedAt).toISOString());
 
 export function FitbitHomeCard({ patientId }: { patientId: string }) {
   const session = useSession();

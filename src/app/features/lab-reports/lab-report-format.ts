@@ -1,3 +1,4 @@
+import { formatSlashedDate } from '../../../domain/date-display';
 import type { LabFlag, ReviewReason } from '../../../domain/lab-results';
 
 // How the lab report screen names things: dates as yyyy/MM/dd, flags and review reasons in words.
@@ -7,11 +8,7 @@ export const LAB_FILTER_DEBOUNCE_MS = 500;
 export const LAB_PREVIEW_HEIGHT_PX = 500;
 
 /** '2026-03-14' or an ISO time -> '2026/03/14' (the screen's display format); '' when not a date. */
-export function displayDate(value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!match) return '';
-  return `${match[1]}/${match[2]}/${match[3]}`;
-}
+export const displayDate = (value: string): string => formatSlashedDate(value);
 
 /** The calendar day of an ISO time on this device, as YYYY-MM-DD (when a report was uploaded, locally). */
 export function localDay(iso: string): string {

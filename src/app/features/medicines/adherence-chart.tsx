@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { DateTime } from 'luxon';
+import { formatDate, formatDay } from '../../../domain/date-display';
 import type { AdherenceDay } from '../../../domain/medicine-schedule';
 import { adherenceSummary } from './schedule-format';
 import type { Adherence } from './use-medicine-schedule';
@@ -16,7 +16,7 @@ const BAR_SLOT = 10;
 const CHART_HEIGHT = 100;
 
 function dayTitle(day: AdherenceDay): string {
-  const date = DateTime.fromISO(day.date).toFormat('ccc d LLL');
+  const date = formatDate(day.date);
   return day.due === 0 ? `${date}: nothing due` : `${date}: ${day.taken} of ${day.due} taken`;
 }
 
@@ -125,7 +125,7 @@ export function AdherenceChart({
       ) : null}
       {days.length > 0 ? (
         <p className="mt-1 flex justify-between text-small text-muted" aria-hidden="true">
-          <span>{DateTime.fromISO(days[0]?.date ?? '').toFormat('d LLL')}</span>
+          <span>{formatDay(days[0]?.date ?? '')}</span>
           <span>Today</span>
         </p>
       ) : null}

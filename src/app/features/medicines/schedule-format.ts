@@ -1,16 +1,23 @@
 import { DateTime } from 'luxon';
+import { formatDate, formatDay, formatTime } from '../../../domain/date-display';
 import type { DoseState, ScheduledDose, ScheduleSlot } from '../../../domain/medicine-schedule';
 import type { BadgeTone } from '../../ui/badge';
 
 // The words of the medicine schedule: what a dose's badge says, what a time slot's heading says, how a
 // day is named and how adherence is summed up. Pure, so the unit tests hold the wording.
 
-/** ' at 08:05' in the prescription's zone, or ' on 11 Mar at 07:00' when marked on another day (late). */
+/**
+ * ' at 8:05 AM' on the prescription's clock (the schedule's zone, never labelled: the whole schedule is
+ * in it), or ' on Mar 11 at 7:00 AM' when marked on another day (late).
+ */
 function markedTime(markedAt: string, doseDate: string, zone: string): string {
   const marked = DateTime.fromISO(markedAt, { zone });
   if (!marked.isValid) return '';
-  const time = marked.toFormat('HH:mm');
-  return marked.toISODate() === doseDate ? ` at ${time}` : ` on ${marked.toFormat('d LLL')} at ${time}`;
+  const onItsClock = { zone, viewerZone: zone };
+  const time = formatTime(markedAt, onItsClock);
+  return marked.toISODate() === doseDate
+    ? ` at ${time}`
+    : ` on ${formatDay(markedAt, onItsClock)} at ${time}`;
 }
 
 /** What the badge of one dose says, and its colour (the words carry the meaning; colour only helps). */
@@ -45,15 +52,12 @@ export function slotSummary(slot: Pick<ScheduleSlot, 'items'>): string {
   return `${count('taken')} of ${total} taken`;
 }
 
-/** 'Today, Mon 23 Nov' / 'Yesterday, Sun 22 Nov' / 'Thu 19 Nov 2026' (other years show the year). */
+/** 'Today, Mon, Nov 23, 2026' / 'Yesterday, Sun, Nov 22, 2026' / 'Thu, Nov 19, 2026': the app's date. */
 export function dayLabel(date: string, today: string): string {
-  const day = DateTime.fromISO(date);
-  const reference = DateTime.fromISO(today);
-  const difference = Math.round(day.diff(reference, 'days').days);
+  const difference = Math.round(DateTime.fromISO(date).diff(DateTime.fromISO(today), 'days').days);
   const named: Record<string, string> = { '0': 'Today', '-1': 'Yesterday', '1': 'Tomorrow' };
-  const base = day.toFormat(day.year === reference.year ? 'ccc d LLL' : 'ccc d LLL yyyy');
   const name = named[String(difference)];
-  return name ? `${name}, ${base}` : base;
+  return name ? `${name}, ${formatDate(date)}` : formatDate(date);
 }
 
 /** The day `days` away from `date` ('YYYY-MM-DD'). */

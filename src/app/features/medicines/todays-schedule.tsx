@@ -8,6 +8,7 @@ import {
   type ScheduleEntry,
   type ScheduleSlot,
 } from '../../../domain/medicine-schedule';
+import { formatClockTime } from '../../../domain/date-display';
 import { PRESCRIPTION_PERMISSIONS } from '../../../domain/prescriptions';
 import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import { userDb } from '../../../local/db';
@@ -99,7 +100,7 @@ export function TodaysSchedule({ patientId, canMark, variant }: TodaysSchedulePr
         label: `${entry.label} - ${dose.time}`,
       });
       const said = isTaken ? DOSE_MARK_MESSAGES.markedTaken : DOSE_MARK_MESSAGES.markedNotTaken;
-      setAnnouncement(`${entry.label}, ${dose.time}: ${said}`);
+      setAnnouncement(`${entry.label}, ${formatClockTime(dose.time)}: ${said}`);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : 'The dose could not be marked.');
     }
@@ -258,7 +259,7 @@ function TimeSlot({
         id={headingId}
         className="mb-2 flex flex-wrap items-baseline gap-x-3 border-b border-border pb-1 text-text"
       >
-        <span className="text-title tabular-nums">{slot.time}</span>
+        <span className="text-title tabular-nums">{formatClockTime(slot.time)}</span>
         <span className={`text-base font-semibold ${missed ? 'text-danger-strong' : 'text-muted'}`}>
           {summary}
         </span>
@@ -326,7 +327,7 @@ function DoseRow({
       {markable ? (
         <div
           role="group"
-          aria-label={`${entry.label} at ${dose.time}`}
+          aria-label={`${entry.label} at ${formatClockTime(dose.time)}`}
           className="grid flex-[1_1_14rem] grid-cols-2 gap-2"
         >
           <MarkButton pressed={dose.is_taken === true} tone="taken" onClick={() => onMark(entry, dose, true)}>

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { formatDateTime } from '../../../domain/date-display';
 import { permissionRequestStatusOf, type PermissionRequestEntry } from '../../../domain/caregivers';
 
 // How the Caregivers Permission List words its rows: pending rows can be answered,
@@ -17,8 +17,5 @@ export const STATUS_TEXT: Record<ShownStatus, string> = {
   rejected: 'Rejected',
 };
 
-/** The Requested column: '3 Mar 2026 14:05' in this device's zone (empty for something not a date). */
-export function requestedAt(iso: string): string {
-  const date = DateTime.fromISO(iso);
-  return date.isValid ? date.toFormat('d MMM yyyy HH:mm') : '';
-}
+/** The Requested column: the app's date and time in this device's zone (empty for something not a date). */
+export const requestedAt = (iso: string): string => formatDateTime(iso);

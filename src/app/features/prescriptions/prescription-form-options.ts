@@ -7,13 +7,6 @@ import type { LocalDoctor } from '../../../local/db';
 
 type Option = { value: string; label: string };
 
-/** Every zone the platform knows, with the chosen one first in the list when it is not among them. */
-export function timeZoneOptions(current: string): Option[] {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
-  const all = zones.includes(current) ? zones : [current, ...zones];
-  return all.map((zone) => ({ value: zone, label: zone.replaceAll('_', ' ') }));
-}
-
 // A doctor or pharmacy since removed from the lists stays chosen, named as such.
 
 export function doctorOptions(doctors: readonly LocalDoctor[], chosen: string): Option[] {

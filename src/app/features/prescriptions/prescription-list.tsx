@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { CalendarRange, Clock, CloudUpload, Image, Pill, Store, Stethoscope } from 'lucide-react';
-import { formatDate } from '../../../domain/dates';
+import { formatClockTime, formatDate } from '../../../domain/date-display';
 import {
   medicineLabel,
   PRESCRIPTION_STATUS_LABELS,
@@ -131,7 +131,7 @@ function PrescriptionCard({
               className="inline-flex items-center gap-1 rounded-full bg-primary-soft px-3 py-1 font-semibold text-primary-strong"
             >
               <Clock aria-hidden="true" className="h-4 w-4" />
-              {time}
+              {formatClockTime(time)}
             </li>
           ))}
           {prescription.as_needed || prescription.times.length === 0 ? (

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import toast from 'react-hot-toast';
 import type { Session as SignedInSession } from '../../../domain/auth';
-import { formatDateTime } from '../../../domain/dates';
+import { formatDateTime } from '../../../domain/date-display';
 import { endOtherSession, listSessions, signOutEverywhere } from '../../../local/account';
 import { hasUserDb, unsentChangeCount, userDb } from '../../../local/db';
 import { errorMessages } from '../../../local/http-errors';

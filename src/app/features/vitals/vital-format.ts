@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DATE_TIME_DISPLAY } from '../../../domain/dates';
+import { formatDateTime, formatDay, formatTime } from '../../../domain/date-display';
 import {
   againstTarget,
   convert,
@@ -20,21 +20,20 @@ import type { VitalSettings } from './vital-settings';
 // person's unit rounded as that unit is read, whether it lies outside their target (in words), and the
 // day-by-day series the charts draw.
 
-/** A reading's time on the clock it was taken by (its own offset): 'Today, 08:15', or the app's date and time. */
+/**
+ * A reading's time on the clock it was taken by (its own offset): 'Today, 8:15 AM', or the app's date and
+ * time; when this device's clock read otherwise then (a caregiver elsewhere, or a trip), the offset is
+ * named as every time of another zone is ('Today, 8:15 AM GMT-5').
+ */
 export function measuredAtText(iso: string, now: Date = new Date()): string {
-  // In English whatever the device's language, as every date of the app is (domain/clock.ts).
-  const at = DateTime.fromISO(iso, { setZone: true, locale: 'en-US' });
+  const at = DateTime.fromISO(iso, { setZone: true });
   if (!at.isValid) return '';
+  const shown = { zone: `UTC${at.toFormat('ZZ')}` };
   const today = DateTime.fromJSDate(now).setZone(at.zone).startOf('day');
   const day = at.startOf('day');
-  const clock = at.toFormat('HH:mm');
-  let text: string;
-  if (day.equals(today)) text = `Today, ${clock}`;
-  else if (day.equals(today.minus({ days: 1 }))) text = `Yesterday, ${clock}`;
-  else text = at.toFormat(DATE_TIME_DISPLAY);
-  // Taken where the clock read otherwise (a caregiver elsewhere, or a trip): say whose clock it is.
-  const here = DateTime.fromISO(iso).offset;
-  return here === at.offset ? text : `${text} (UTC${at.toFormat('ZZ')})`;
+  if (day.equals(today)) return `Today, ${formatTime(iso, shown)}`;
+  if (day.equals(today.minus({ days: 1 }))) return `Yesterday, ${formatTime(iso, shown)}`;
+  return formatDateTime(iso, shown);
 }
 
 /** The calendar day a reading was taken on, by the clock it was taken by ('2026-11-20'). */
@@ -135,8 +134,6 @@ export function daysUpTo(count: number, now: Date = new Date()): string[] {
   );
 }
 
-const dayLabel = (day: string) => DateTime.fromISO(day, { locale: 'en-US' }).toFormat('LLL d');
-
 /**
  * One point a day over `days`: the average of that day's readings of the kind, in `unit`, rounded as it is
  * read (null for a day without one: a gap, not a zero).
@@ -158,6 +155,6 @@ export function dailySeries(
   return days.map((day) => {
     const values = byDay.get(day);
     const average = values ? values.reduce((sum, value) => sum + value, 0) / values.length : null;
-    return { label: dayLabel(day), value: average === null ? null : roundFor(unit, average) };
+    return { label: formatDay(day), value: average === null ? null : roundFor(unit, average) };
   });
 }

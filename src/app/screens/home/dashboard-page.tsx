@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
-import { formatDateTime, relativeTime } from '../../../domain/clock';
+import { formatDateTime, relativeTime } from '../../../domain/date-display';
 import type { Permission } from '../../../domain/permissions';
 import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import type { Appointment } from '../../../domain/appointments';
@@ -242,7 +242,9 @@ function NextAppointments({
           {next.map((appointment) => (
             <li key={appointment.id} className="py-2">
               <p className="font-semibold text-text">{appointment.appointment_title}</p>
-              <p className="text-muted">{formatDateTime(appointment.appointment_date)}</p>
+              <p className="text-muted">
+                {formatDateTime(appointment.appointment_date, { zone: appointment.time_zone })}
+              </p>
               {appointment.location ? <p className="text-small text-muted">{appointment.location}</p> : null}
             </li>
           ))}
