@@ -38,6 +38,15 @@ function inlineStylesheet(): Plugin {
   };
 }
 
+// Server test files that replace a module (vi.mock): they need a module graph of their own, so they run in
+// a project that isolates each file; every other server file shares its worker's graph.
+const SERVER_TESTS_THAT_REPLACE_MODULES = [
+  'tests/server/auth-password.test.ts',
+  'tests/server/auth-rate-limit.test.ts',
+  'tests/server/push-transport.test.ts',
+  'tests/server/sessions.test.ts',
+];
+
 export default defineConfig({
   // Zod without eval on the device, set before any schema is built (src/local/zod-without-eval.ts).
   resolve: {
@@ -206,6 +215,21 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: SERVER_TESTS_THAT_REPLACE_MODULES,
+          environment: 'node',
+          setupFiles: ['tests/server/worker-database.ts'],
+          globalSetup: ['tests/server/worker-database.ts'],
+          // The files of a worker share one module graph (the server, PGlite's WebAssembly, the password
+          // checker's dictionaries): importing it afresh for each file was about half of this project's time.
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-isolated',
+          include: SERVER_TESTS_THAT_REPLACE_MODULES,
           environment: 'node',
           setupFiles: ['tests/server/worker-database.ts'],
           globalSetup: ['tests/server/worker-database.ts'],
