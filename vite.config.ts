@@ -47,6 +47,9 @@ const SERVER_TESTS_THAT_REPLACE_MODULES = [
   'tests/server/sessions.test.ts',
 ];
 
+/** Unit tests that run without jsdom (see the project 'unit-node' below). */
+const UNIT_TESTS_WITHOUT_A_PAGE = ['tests/unit/domain/**/*.test.ts', 'tests/unit/*.test.ts'];
+
 export default defineConfig({
   // Zod without eval on the device, set before any schema is built (src/local/zod-without-eval.ts).
   resolve: {
@@ -195,8 +198,20 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
+          exclude: UNIT_TESTS_WITHOUT_A_PAGE,
           environment: 'jsdom',
           setupFiles: ['fake-indexeddb/auto'],
+        },
+      },
+      {
+        // The domain's rules and the repository's own checks need no page: no jsdom to build for each file
+        // (about a second each), and one module graph per worker.
+        extends: true,
+        test: {
+          name: 'unit-node',
+          include: UNIT_TESTS_WITHOUT_A_PAGE,
+          environment: 'node',
+          isolate: false,
         },
       },
       {
@@ -204,6 +219,8 @@ export default defineConfig({
           name: 'sync',
           include: ['tests/sync/**/*.test.ts'],
           environment: 'node',
+          // As the server's files: one module graph per worker (none of these replaces a module).
+          isolate: false,
           // On Postgres, a database per worker (tests/server/worker-database.ts), dropped when the run ends.
           setupFiles: ['tests/server/worker-database.ts'],
           globalSetup: ['tests/server/worker-database.ts'],

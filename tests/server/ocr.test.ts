@@ -335,12 +335,13 @@ describe('OCR service: time limit', () => {
   }, 120_000);
 
   it('stops the process of a document over its time limit, and a fresh process reads the next file', async () => {
-    // Five full scanned pages take over 15 s; a label about half a second on a warm process.
-    const limited = createOcrService({ timeoutMs: 8_000 });
+    // Twelve full scanned pages take over 35 s; a label about half a second on a warm process. The limit
+    // leaves the fresh process room to start and read the label on a loaded machine (under 8 s it did not).
+    const limited = createOcrService({ timeoutMs: 20_000, maxPages: 12 });
     await limited.recognize(png, 'image/png'); // a warm process, so the limit counts reading only
     const [first] = limited.processIds();
-    const fiveLetters = scannedPdf(5, drawFullPage());
-    expect(await reasonOf(limited.recognize(fiveLetters, 'application/pdf'))).toBe('timeout');
+    const twelveLetters = scannedPdf(12, drawFullPage());
+    expect(await reasonOf(limited.recognize(twelveLetters, 'application/pdf'))).toBe('timeout');
     // Nothing of the abandoned document is still being read: its process was killed, not left to finish.
     expect(limited.processIds()).not.toContain(first);
     const next = await limited.recognize(png, 'image/png');
