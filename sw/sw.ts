@@ -6,7 +6,13 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { readSessionCopy } from '../src/local/session-store';
 import { syncStoredSession } from '../src/local/sync-worker';
 import { BACKGROUND_SYNC_TAG, PERIODIC_SYNC_TAG } from '../src/local/sync-tags';
-import { readReminder, reminderNotification, takeFromReminder } from '../src/local/reminder-actions';
+import {
+  readReminder,
+  readTestReminder,
+  reminderNotification,
+  takeFromReminder,
+  testReminderNotification,
+} from '../src/local/reminder-actions';
 import type { ReminderPush } from '../src/domain/reminders';
 
 // The service worker: precaches the app shell (the build's files, listed by vite-plugin-pwa) and answers
@@ -50,9 +56,10 @@ self.addEventListener('push', (event: PushEvent) => {
     return; // not ours: nothing to show
   }
   const message = readReminder(data);
-  if (!message) return;
-  const { title, options } = reminderNotification(message);
-  event.waitUntil(self.registration.showNotification(title, options));
+  const test = message ? null : readTestReminder(data);
+  const shown = message ? reminderNotification(message) : test ? testReminderNotification(test) : null;
+  if (!shown) return; // not ours: nothing to show
+  event.waitUntil(self.registration.showNotification(shown.title, shown.options));
 });
 
 async function openApp(url: string): Promise<void> {
@@ -104,6 +111,8 @@ async function snoozeFromNotification(message: ReminderPush): Promise<void> {
 self.addEventListener('notificationclick', (event: NotificationEvent) => {
   const message = readReminder(event.notification.data);
   event.notification.close();
+  const test = message ? null : readTestReminder(event.notification.data);
+  if (test) event.waitUntil(openApp(test.url));
   if (!message) return;
   if (event.action === 'taken') event.waitUntil(takenFromNotification(message));
   else if (event.action === 'snooze') event.waitUntil(snoozeFromNotification(message));

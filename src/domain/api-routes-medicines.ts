@@ -150,6 +150,15 @@ export const medicineRoutes: readonly ApiRoute[] = [
     allowed: 201,
   },
   {
+    // A test reminder goes only to a device of the caller's own; any other endpoint is 404 to all.
+    method: 'POST',
+    path: '/api/push/test',
+    access: 'signed-in',
+    target: 'none',
+    request: { body: { endpoint: 'https://push.example.org/matrix-none' } },
+    allowed: 404,
+  },
+  {
     // Each person removes only their own subscriptions; an endpoint that is not the caller's is 404 to all.
     method: 'DELETE',
     path: '/api/push/subscriptions',

@@ -26,6 +26,15 @@ export const REMINDER_MESSAGES = {
   endpointHostUnknown: "The push endpoint's host could not be found. Check the connection and try again.",
   keysInvalid: 'The subscription keys are not valid.',
   subscriptionUnknown: 'This device is not subscribed to reminders.',
+  testSent:
+    'A test reminder is on its way to this device. It should appear within a few seconds; if it does not, check that notifications for Kincare are allowed in your device settings.',
+  testOffline: 'Sending a test reminder needs a connection.',
+  testUnknownDevice:
+    'Kincare does not know this device for reminders yet. Turn reminders off and on again, then send a test.',
+  testGone:
+    'This device no longer receives reminders: its browser ended the subscription. Turn reminders off and on again.',
+  testFailed:
+    "The browser's notification service did not take the test reminder. Please try again in a minute.",
   snoozed: (minutes: number) => `Reminder snoozed for ${minutes} minutes.`,
   snoozeInvalid: 'Snooze for 5 to 120 minutes.',
 } as const;
@@ -65,6 +74,25 @@ export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBodySchema>;
 export const pushUnsubscribeBodySchema = z.object({ endpoint: endpointSchema });
 
 export const pushPublicKeySchema = z.object({ publicKey: z.string() });
+
+/** POST /api/push/test: a test reminder to one of the caller's own devices, named by its endpoint. */
+export const pushTestBodySchema = z.object({ endpoint: endpointSchema });
+export const pushTestAnswerSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/** The words of a test reminder: what a person sees to know reminders reach this device. */
+export const TEST_REMINDER = {
+  title: 'Kincare test reminder',
+  body: 'Reminders work on this device. Your medicine reminders will look like this.',
+} as const;
+
+/** What a test reminder push carries: shown as it is, with no Taken or Snooze; tapping it opens the app. */
+export const testReminderPushSchema = z.object({
+  kind: z.literal('test'),
+  title: z.string(),
+  body: z.string(),
+  url: z.string(),
+});
+export type TestReminderPush = z.infer<typeof testReminderPushSchema>;
 
 /** POST /api/push/snooze: put off the reminder of one dose. */
 export const snoozeBodySchema = z.object({

@@ -1,4 +1,4 @@
-import { pushPublicKeySchema, REMINDER_MESSAGES } from '../domain/reminders';
+import { pushPublicKeySchema, pushTestAnswerSchema, REMINDER_MESSAGES } from '../domain/reminders';
 import { http } from './http';
 
 // Medicine reminders on this device (src/server/services/README.md): the person opts in per device. The
@@ -73,4 +73,16 @@ export async function disableReminders(): Promise<void> {
   await subscription.unsubscribe();
   // Best effort: a subscription the browser dropped answers 410 to the server, which then forgets it too.
   await http.delete('/push/subscriptions', { data: { endpoint } }).catch(() => undefined);
+}
+
+/**
+ * Asks the server to send this device a test reminder, the way it sends a dose's: answers what to tell
+ * the person. With no subscription here (reminders off, or the browser dropped it) it says so.
+ */
+export async function sendTestReminder(): Promise<string> {
+  if (!navigator.onLine) throw new Error(REMINDER_MESSAGES.testOffline);
+  const subscription = await (await registration()).pushManager.getSubscription();
+  if (!subscription) throw new Error(REMINDER_MESSAGES.subscriptionUnknown);
+  const response = await http.post('/push/test', { endpoint: subscription.endpoint }, { quiet: true });
+  return pushTestAnswerSchema.parse(response.data).message;
 }

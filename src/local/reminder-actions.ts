@@ -1,4 +1,9 @@
-import { reminderPushSchema, type ReminderPush } from '../domain/reminders';
+import {
+  reminderPushSchema,
+  testReminderPushSchema,
+  type ReminderPush,
+  type TestReminderPush,
+} from '../domain/reminders';
 import { DB_PREFIX, KincareDb } from './db';
 import { markDose } from './medicine-schedule';
 
@@ -16,6 +21,27 @@ export type ReminderNotification = {
 export function readReminder(data: unknown): ReminderPush | null {
   const parsed = reminderPushSchema.safeParse(data);
   return parsed.success ? parsed.data : null;
+}
+
+/** A test reminder (the person's own check that reminders reach this device), or null. */
+export function readTestReminder(data: unknown): TestReminderPush | null {
+  const parsed = testReminderPushSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
+/** How a test reminder shows: as a dose's would, without Taken or Snooze. */
+export function testReminderNotification(message: TestReminderPush): ReminderNotification {
+  return {
+    title: message.title,
+    options: {
+      body: message.body,
+      tag: 'kincare-test',
+      data: message,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      actions: [],
+    },
+  };
 }
 
 export function reminderNotification(message: ReminderPush): ReminderNotification {

@@ -9,8 +9,12 @@ import {
   pushPublicKeySchema,
   pushSubscriptionBodySchema,
   pushUnsubscribeBodySchema,
+  pushTestAnswerSchema,
+  pushTestBodySchema,
   REMINDER_MESSAGES,
   snoozeBodySchema,
+  TEST_REMINDER,
+  type TestReminderPush,
 } from '../../domain/reminders';
 import { pushSubscriptions, users } from '../db/schema';
 import { HttpError } from '../plugins/errors';
@@ -27,7 +31,7 @@ import { accessChecks } from '../services/record-mutations';
 import { createReminderService, snoozeReminder, type ReminderService } from '../services/reminders';
 
 // /api/push: the server's VAPID public key, a device opting in to reminders and out again, and snoozing
-// a reminder from its notification. The sweep that sends reminders is services/reminders.ts; it runs on
+// a reminder from its notification, and a test reminder to one's own device. The sweep that sends reminders is services/reminders.ts; it runs on
 // every server started by main.ts (REMINDER_INTERVAL_SECONDS). What may be subscribed, and how many
 // devices one person may have, is in push/README.md.
 
@@ -161,6 +165,52 @@ export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
         .returning({ endpoint: pushSubscriptions.endpoint });
       if (removed.length === 0) throw new HttpError(404, REMINDER_MESSAGES.subscriptionUnknown);
       return { success: true as const, message: REMINDER_MESSAGES.disabled };
+    },
+  );
+
+  app.post(
+    '/test',
+    {
+      schema: {
+        tags: ['push'],
+        body: pushTestBodySchema,
+        response: { 200: pushTestAnswerSchema, ...errors, 410: errorBodySchema, 502: errorBodySchema },
+      },
+    },
+    async (request) => {
+      // Only to a device of the caller's own: anyone else's endpoint is as unknown as a made-up one.
+      const [subscription] = await app.db
+        .select()
+        .from(pushSubscriptions)
+        .where(
+          and(
+            eq(pushSubscriptions.endpoint, request.body.endpoint),
+            eq(pushSubscriptions.userId, request.auth.userId),
+          ),
+        )
+        .limit(1);
+      if (!subscription) throw new HttpError(404, REMINDER_MESSAGES.testUnknownDevice);
+      const message: TestReminderPush = { kind: 'test', ...TEST_REMINDER, url: '/' };
+      const outcome = await app
+        .pushSender()
+        .send(
+          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+          message,
+          { ttlSeconds: 60, urgency: 'high', topic: 'kincare-test' },
+        );
+      if (outcome.status === 'gone') {
+        // The browser ended it: the sweep would find the same and forget it; so does this.
+        await app.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, subscription.endpoint));
+        throw new HttpError(410, REMINDER_MESSAGES.testGone);
+      }
+      if (outcome.status === 'failed') {
+        request.log.warn(
+          { statusCode: outcome.statusCode },
+          'a test reminder was not taken by the push service',
+        );
+        throw new HttpError(502, REMINDER_MESSAGES.testFailed);
+      }
+      return { success: true as const, message: REMINDER_MESSAGES.testSent };
     },
   );
 

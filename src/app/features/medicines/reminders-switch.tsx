@@ -6,8 +6,10 @@ import {
   enableReminders,
   reminderSupport,
   remindersEnabled,
+  sendTestReminder,
   type ReminderSupport,
 } from '../../../local/push-subscription';
+import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/form-alert';
 
 // 'Reminders on this device': each device opts in on its own. It says plainly when
@@ -81,21 +83,29 @@ export function RemindersSwitch() {
   const [support, setSupport] = useState<ReminderSupport>(() => reminderSupport());
   const [enabled, setEnabled] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
+  const [testing, setTesting] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     let current = true;
-    remindersEnabled().then(
-      (value) => {
-        if (current) setEnabled(value);
-      },
-      () => {
-        if (current) setEnabled(false);
-      },
-    );
+    const read = () =>
+      remindersEnabled().then(
+        (value) => {
+          if (current) setEnabled(value);
+        },
+        () => {
+          if (current) setEnabled(false);
+        },
+      );
+    void read();
+    // On a first visit the service worker takes the page over after this screen is drawn: only then can
+    // this device's subscription be read.
+    const worker = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
+    worker?.addEventListener('controllerchange', read);
     return () => {
       current = false;
+      worker?.removeEventListener('controllerchange', read);
     };
   }, []);
 
@@ -124,6 +134,19 @@ export function RemindersSwitch() {
     }
   };
 
+  const sendTest = async () => {
+    setTesting(true);
+    setFailure(null);
+    setMessage(null);
+    try {
+      setMessage(await sendTestReminder());
+    } catch (error) {
+      setFailure(reminderFailure(error));
+    } finally {
+      setTesting(false);
+    }
+  };
+
   const unavailable = support !== 'supported';
   const steps = reminderSetupSteps(support, currentPlatform());
   return (
@@ -147,6 +170,16 @@ export function RemindersSwitch() {
           {busy ? 'Please wait...' : enabled ? 'On' : 'Off'}
         </button>
       </div>
+      {enabled === true && !unavailable ? (
+        <Button
+          variant="secondary"
+          className="mt-3"
+          disabled={testing || busy}
+          onClick={() => void sendTest()}
+        >
+          {testing ? 'Sending...' : 'Send a test reminder'}
+        </Button>
+      ) : null}
       {unavailable ? (
         <p className="mt-2 text-muted" data-testid="reminders-support">
           {supportMessage(support)}
