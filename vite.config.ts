@@ -38,15 +38,6 @@ function inlineStylesheet(): Plugin {
   };
 }
 
-// Server test files that replace a module (vi.mock): they need a module graph of their own, so they run in
-// a project that isolates each file; every other server file shares its worker's graph.
-const SERVER_TESTS_THAT_REPLACE_MODULES = [
-  'tests/server/auth-password.test.ts',
-  'tests/server/auth-rate-limit.test.ts',
-  'tests/server/push-transport.test.ts',
-  'tests/server/sessions.test.ts',
-];
-
 /** Unit tests that run without jsdom (see the project 'unit-node' below). */
 const UNIT_TESTS_WITHOUT_A_PAGE = ['tests/unit/domain/**/*.test.ts', 'tests/unit/*.test.ts'];
 
@@ -219,8 +210,6 @@ export default defineConfig({
           name: 'sync',
           include: ['tests/sync/**/*.test.ts'],
           environment: 'node',
-          // As the server's files: one module graph per worker (none of these replaces a module).
-          isolate: false,
           // On Postgres, a database per worker (tests/server/worker-database.ts), dropped when the run ends.
           setupFiles: ['tests/server/worker-database.ts'],
           globalSetup: ['tests/server/worker-database.ts'],
@@ -232,21 +221,6 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
-          exclude: SERVER_TESTS_THAT_REPLACE_MODULES,
-          environment: 'node',
-          setupFiles: ['tests/server/worker-database.ts'],
-          globalSetup: ['tests/server/worker-database.ts'],
-          // The files of a worker share one module graph (the server, PGlite's WebAssembly, the password
-          // checker's dictionaries): importing it afresh for each file was about half of this project's time.
-          isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          name: 'server-isolated',
-          include: SERVER_TESTS_THAT_REPLACE_MODULES,
           environment: 'node',
           setupFiles: ['tests/server/worker-database.ts'],
           globalSetup: ['tests/server/worker-database.ts'],

@@ -118,8 +118,6 @@ if (process.env.DATABASE_URL) {
       '--project',
       'server',
       '--project',
-      'server-isolated',
-      '--project',
       'sync',
       '--maxWorkers=2',
       ...vitestJson('vitest-pg.json'),
