@@ -41,6 +41,31 @@ function inlineStylesheet(): Plugin {
 /** Unit tests that run without jsdom (see the project 'unit-node' below). */
 const UNIT_TESTS_WITHOUT_A_PAGE = ['tests/unit/domain/**/*.test.ts', 'tests/unit/*.test.ts'];
 
+/**
+ * Server test files that give the same answer whichever database the run is given, so the Postgres pass
+ * of `npm test` (tests/run-all.mjs) leaves them out (project 'server-once'): they never open the test
+ * database (their own PGlite, a server process on PGlite, or none at all), or what they test is how a
+ * hostile or heavy file is read, which is done before anything reaches a database. They are a third of
+ * the server tests' time, and running them twice tested nothing more.
+ */
+const SERVER_TESTS_ONCE = [
+  // never open the run's database
+  'tests/server/billing-stripe.test.ts',
+  'tests/server/config.test.ts',
+  'tests/server/fair-queue.test.ts',
+  'tests/server/lab-corpus.test.ts',
+  'tests/server/migration-*.test.ts',
+  'tests/server/record-ids-migration.test.ts',
+  'tests/server/ocr.test.ts',
+  'tests/server/process.test.ts',
+  'tests/server/push-endpoint-address.test.ts',
+  'tests/server/push-transport.test.ts',
+  // read files: refusals and fairness are decided before a database is asked anything
+  'tests/server/fuzz-files.test.ts',
+  'tests/server/hostile-files.test.ts',
+  'tests/server/ocr-fairness.test.ts',
+];
+
 export default defineConfig({
   // Zod without eval on the device, set before any schema is built (src/local/zod-without-eval.ts).
   resolve: {
@@ -221,9 +246,23 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: SERVER_TESTS_ONCE,
           environment: 'node',
+          // One module graph per worker: importing the whole server again for each file was a third of
+          // the stage. Each file starts its own app on its own database (helpers.ts) and closes it.
+          isolate: false,
           setupFiles: ['tests/server/worker-database.ts'],
           globalSetup: ['tests/server/worker-database.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-once',
+          include: SERVER_TESTS_ONCE,
+          environment: 'node',
+          setupFiles: ['tests/server/worker-database.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -109,6 +109,7 @@ run(
 if (process.env.DATABASE_URL) {
   // Two workers here too: each has a database of its own, made from DATABASE_URL's and dropped at the end
   // (tests/server/worker-database.ts); on the one shared database the files had to run one at a time.
+  // The project 'server-once' is left out: its files answer the same on any database (vite.config.ts).
   run(
     'Server and sync tests (Postgres)',
     'npx',
