@@ -68,15 +68,6 @@ export async function historyOf(db: KincareDb, patientId: string): Promise<FullM
   return assembledHistory(row ?? { id, patient_id: patientId, version: 0 });
 }
 
-/**
- * Whether the patient shares their check-ins' mood screening with caregivers, as this device holds it.
- * Found by the patient_id index (no id digest awaited first), so a live query over it follows the table.
- */
-export async function moodScreeningShared(db: KincareDb, patientId: string): Promise<boolean> {
-  const row = await db.medical_history.where('patient_id').equals(patientId).first();
-  return row?.share_mood_screening === true;
-}
-
 /** The value checked by its schema, or the first problem in the domain's words, as an Error. */
 function checked<Value>(schema: z.ZodType<Value>, value: unknown): Value {
   const result = schema.safeParse(value);

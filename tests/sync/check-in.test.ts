@@ -2,8 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { CHECK_IN_MESSAGES, type CheckInAnswer, type CheckInQuestionId } from '../../src/domain/check-in';
 import { checkInId } from '../../src/domain/check-in-steps';
-import { answerCheckIn, checkInOf, resetCheckIn, skipCheckIn } from '../../src/local/check-in';
-import { moodScreeningShared, saveMoodScreeningSharing } from '../../src/local/medical-history';
+import {
+  answerCheckIn,
+  checkInOf,
+  moodScreeningShared,
+  resetCheckIn,
+  skipCheckIn,
+} from '../../src/local/check-in';
+import { saveMoodScreeningSharing } from '../../src/local/medical-history';
 import { records } from '../../src/server/db/schema';
 import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
 

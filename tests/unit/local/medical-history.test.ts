@@ -3,12 +3,12 @@ import { MEDICAL_HISTORY_MESSAGES as M, medicalHistoryId } from '../../../src/do
 import { DB_PREFIX, KincareDb } from '../../../src/local/db';
 import {
   historyOf,
-  moodScreeningShared,
   removeHistoryEntry,
   saveHistoryEntry,
   saveLifestyle,
   saveMoodScreeningSharing,
 } from '../../../src/local/medical-history';
+import { moodScreeningShared } from '../../../src/local/check-in';
 import { pushChangeFor } from '../../../src/local/sync-resources';
 
 // The medical history on the device: every save lands in the table and the outbox in one

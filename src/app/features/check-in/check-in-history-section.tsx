@@ -5,8 +5,8 @@ import { MOOD_SCREENING_SHARING_LABEL, type CheckInDaySummary } from '../../../d
 import { deviceDay } from '../../../domain/clock';
 import { formatDay } from '../../../domain/date-display';
 import { hasUserDb, userDb } from '../../../local/db';
-import { checkInSummaries } from '../../../local/check-in';
-import { moodScreeningShared, saveMoodScreeningSharing } from '../../../local/medical-history';
+import { checkInSummaries, moodScreeningShared } from '../../../local/check-in';
+import { saveMoodScreeningSharing } from '../../../local/medical-history';
 import { Chart, type ChartProps } from '../../ui/chart/chart';
 
 // The check-ins of the last 30 days, charted: mood, sleep, pain and the PHQ-2 total,
