@@ -3,7 +3,7 @@ import { errorBodySchema } from '../../domain/errors';
 import { pullQuerySchema, pullResponseSchema, pushBodySchema, pushResponseSchema } from '../../domain/sync';
 import { readScopeOf } from '../services/access';
 import { recordPulledPage } from '../services/care-activity';
-import { moodScreeningWithheld } from '../services/mood-screening';
+import { moodScreeningView } from '../services/mood-screening';
 import { pullChanges } from '../services/sync-pull';
 import { applyPushedChanges } from '../services/sync-push';
 import { removeFilesIfUnused } from '../services/orphan-files';
@@ -28,8 +28,8 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await readScopeOf(app.db, request.auth);
       // A patient's check-ins reach a caregiver without the mood screening unless the patient shares it.
-      const withheld = await moodScreeningWithheld(app.db, request.auth, scope.check_ins);
-      const page = await pullChanges(app.db, scope, request.query, withheld);
+      const view = await moodScreeningView(app.db, request.auth, scope);
+      const page = await pullChanges(app.db, scope, request.query, view);
       // A caregiver's device received a patient's records: the patient sees it on their activity log.
       await recordPulledPage(app.db, request.auth, page.changes);
       return page;

@@ -1,6 +1,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { recordWithoutMoodScreening } from '../../domain/check-in';
 import { records } from '../db/schema';
 import type { AuthUser } from '../plugins/auth';
+import type { ReadScope } from './access';
+import type { PullView } from './sync-pull';
 import type { Queryable } from './transaction';
 
 // Who sees the mood screening (PHQ-2) of a patient's check-ins (services/README.md, "The check-in's mood
@@ -45,4 +48,21 @@ export async function moodScreeningWithheld(
 /** Whether the caller, who may read this patient's check-ins, sees their mood screening too. */
 export async function seesMoodScreening(db: Queryable, auth: AuthUser, patientId: string): Promise<boolean> {
   return (await moodScreeningWithheld(db, auth, [patientId])).size === 0;
+}
+
+/**
+ * What the caller's pull shows of the check-ins in `scope`: each without the mood screening for the
+ * patients who withhold it from the caller. The key names those patients, so a change of their choice
+ * makes the caller's device start over (sync-pull.ts, PullView).
+ */
+export async function moodScreeningView(db: Queryable, auth: AuthUser, scope: ReadScope): Promise<PullView> {
+  const withheld = await moodScreeningWithheld(db, auth, scope.check_ins);
+  if (withheld.size === 0) return { key: '', shown: (_row, record) => record };
+  return {
+    key: `mood-screening-withheld:${[...withheld].sort().join(',')}`,
+    shown: (row, record) =>
+      row.resource === 'check_ins' && withheld.has(row.patientId)
+        ? recordWithoutMoodScreening(record)
+        : record,
+  };
 }

@@ -1,31 +1,40 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
-import { recordWithoutMoodScreening } from '../../domain/check-in';
 import type { Change, PullResponse, SyncedResource } from '../../domain/sync';
 import { SYNCED_RESOURCES } from '../../domain/sync';
 import type { Database } from '../db/client';
 import { records, syncMeta } from '../db/schema';
 import { HttpError } from '../plugins/errors';
 import type { ReadScope } from './access';
-import { HORIZON_KEY, toWire, wireColumns, type WireRow } from './records';
+import { HORIZON_KEY, toWire, wireColumns, type Fields } from './records';
 
 // The pull (GET /api/sync/pull): every change a caller may see, in pages, over the records that
 // records.ts writes. It relies on records.ts's promise that versions become visible in the order they
 // were handed out.
 
 /**
- * A short fingerprint of what the caller may see; it changes when a caregiver gains or loses access, and
- * when a patient starts or stops sharing their check-ins' mood screening with them (`withheld`, the
- * patients whose screening the pull leaves out): the device then pulls everything again, and each check-in
- * it holds is replaced by one with, or without, those answers. Nothing is added while nothing is withheld,
- * so a patient's own devices keep the fingerprint they had.
+ * What the caller sees of the records in their scope when that is less than the whole of some of them (a
+ * check-in without the mood screening the patient does not share: services/mood-screening.ts). The pull
+ * passes each record through `shown`; `key` names what is left out, and goes into the scope's fingerprint,
+ * so when it changes the device pulls everything again and each record it holds is replaced by the record
+ * as now shown. An empty key leaves the fingerprint as it was.
  */
-export function scopeFingerprint(scope: ReadScope, withheld: ReadonlySet<string> = new Set()): string {
+export type PullView = {
+  key: string;
+  shown: (row: { resource: string; patientId: string }, record: Fields) => Fields;
+};
+const WHOLE: PullView = { key: '', shown: (_row, record) => record };
+
+/**
+ * A short fingerprint of what the caller may see; it changes when a caregiver gains or loses access, or
+ * when what they see of the records changes (the view's key).
+ */
+export function scopeFingerprint(scope: ReadScope, view: PullView = WHOLE): string {
   let canonical = SYNCED_RESOURCES.map(
     (resource) => `${resource}:${[...scope[resource]].sort().join(',')}`,
   ).join(';');
-  if (withheld.size > 0) canonical += `;mood-screening-withheld:${[...withheld].sort().join(',')}`;
+  if (view.key) canonical += `;${view.key}`;
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 
@@ -123,14 +132,6 @@ async function readPage(db: Database, scope: ReadScope, from: number, limit: num
   };
 }
 
-/** A record as the caller may see it: a check-in of a patient in `withheld` without the mood screening. */
-function shownRecord(row: WireRow & { resource: string }, withheld: ReadonlySet<string>) {
-  const wire = toWire(row);
-  return row.resource === 'check_ins' && withheld.has(row.patientId)
-    ? recordWithoutMoodScreening(wire)
-    : wire;
-}
-
 /**
  * Every change the caller may see after `cursor`, oldest first, a page at a time, each page read in one
  * snapshot. Versions commit in order (see nextVersion in records.ts), so paging by version over several
@@ -150,11 +151,10 @@ export async function pullChanges(
   db: Database,
   scope: ReadScope,
   request: { cursor: number; limit: number; scope?: string | undefined; token?: string | undefined },
-  /** The patients whose check-ins come without their mood screening (services/mood-screening.ts). */
-  withheld: ReadonlySet<string> = new Set(),
+  view: PullView = WHOLE,
 ): Promise<PullResponse> {
   const { limit } = request;
-  const fingerprint = scopeFingerprint(scope, withheld);
+  const fingerprint = scopeFingerprint(scope, view);
   const continued = request.token === undefined ? undefined : decodeToken(request.token);
   const position = continued ? continued.position : request.cursor;
   let snapshot = await readPage(db, scope, position, limit);
@@ -178,7 +178,7 @@ export async function pullChanges(
     id: row.id,
     version: row.version,
     deleted: row.deletedAt !== null,
-    data: row.deletedAt ? null : shownRecord(row, withheld),
+    data: row.deletedAt ? null : view.shown(row, toWire(row)),
   }));
   let next = page.at(-1)?.version ?? from;
   if (more)
