@@ -85,6 +85,46 @@ type Option = { value: string; label: string };
 const optionsOf = (labels: Record<string, string>): Option[] =>
   Object.entries(labels).map(([value, label]) => ({ value, label }));
 
+/**
+ * The questions of the mood screening (PHQ-2 and its follow-up). A caregiver who may read the check-ins
+ * sees their answers, and the score made from them, only when the patient shares them (the medical
+ * history's share_mood_screening); the patient always sees their own (README.md beside this file).
+ */
+export const MOOD_SCREENING_QUESTION_IDS: readonly CheckInQuestionId[] = [
+  'phq2_interest',
+  'phq2_down',
+  'phq2_follow_up',
+];
+export const isMoodScreeningQuestion = (id: string): boolean =>
+  (MOOD_SCREENING_QUESTION_IDS as readonly string[]).includes(id);
+
+/** The patient's choice, word for word, as the switch that turns the sharing on says it. */
+export const MOOD_SCREENING_SHARING_LABEL =
+  'Share my mood screening (PHQ-2) answers with caregivers who can read my medical history';
+
+/** The answers without the mood screening's: what a caregiver gets while the patient does not share it. */
+export const withoutMoodScreening = <Entry extends { question_id: string }>(
+  answers: readonly Entry[],
+): Entry[] => answers.filter((entry) => !isMoodScreeningQuestion(entry.question_id));
+
+/**
+ * A check-in record (as the pull carries it) without the mood screening's answers; anything that is not
+ * a list of answers is left as it is.
+ */
+export function recordWithoutMoodScreening<Data extends Record<string, unknown>>(data: Data): Data {
+  const { answers } = data;
+  if (!Array.isArray(answers)) return data;
+  const kept = answers.filter(
+    (entry: unknown) =>
+      !(
+        typeof entry === 'object' &&
+        entry !== null &&
+        isMoodScreeningQuestion(String((entry as { question_id?: unknown }).question_id))
+      ),
+  );
+  return { ...data, answers: kept };
+}
+
 /** PHQ-2's answers and their scores (Kroenke, Spitzer and Williams, 2003). */
 const PHQ2_OPTIONS = optionsOf({
   not_at_all: 'Not at all',

@@ -39,6 +39,7 @@ export const MEDICAL_HISTORY_MESSAGES = {
   alcoholInvalid: 'Alcohol must be none, occasional, regular or unknown.',
   exerciseInvalid: 'Exercise must be none, light, moderate, active or unknown.',
   lifestyleInvalid: 'Lifestyle must give smoking, alcohol, exercise and notes.',
+  shareMoodScreeningInvalid: 'share_mood_screening must be true or false.',
   entryIdInvalid: 'Each entry needs an id (a UUID).',
   addedAtInvalid: 'added_at must be a date and time (ISO 8601), when the entry was added.',
   listInvalid: 'Each part of the history must be a list of entries.',
@@ -180,7 +181,16 @@ function entryList<List extends HistoryListField>(list: List) {
     }) as unknown as z.ZodType<HistoryEntry<List>[], unknown>;
 }
 
-/** The history as the API answers it and the screens show it: five lists and the lifestyle. */
+/**
+ * Whether the patient shares the mood screening (PHQ-2) answers of their check-ins with the caregivers
+ * who read this history; off until the patient turns it on (README.md beside this file).
+ */
+export const shareMoodScreeningSchema = z.boolean({ error: M.shareMoodScreeningInvalid });
+
+/**
+ * The history as the API answers it and the screens show it: five lists, the lifestyle, and whether the
+ * check-ins' mood screening is shared with the caregivers who read it.
+ */
 export const medicalHistoryFieldsSchema = z.object({
   conditions: entryList('conditions'),
   allergies: entryList('allergies'),
@@ -188,9 +198,11 @@ export const medicalHistoryFieldsSchema = z.object({
   family_history: entryList('family_history'),
   immunizations: entryList('immunizations'),
   lifestyle: lifestyleSchema,
+  share_mood_screening: shareMoodScreeningSchema,
 });
 export type MedicalHistoryFields = { [List in HistoryListField]: HistoryEntry<List>[] } & {
   lifestyle: Lifestyle;
+  share_mood_screening: boolean;
 };
 
 export const EMPTY_LIFESTYLE: Lifestyle = {

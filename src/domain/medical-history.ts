@@ -21,9 +21,10 @@ import {
 // The record merge (services/records.ts) keeps the later edit of each TOP-LEVEL field. So that two devices
 // adding, editing or removing different entries offline never lose one another's, every entry of a list
 // is a field of its own in the stored record: `<list>:<entry id>` holding the entry, or null once removed
-// (its tombstone: a removal merges per entry too). `lifestyle` is one field. assembleHistory is the one
-// place stored fields become the lists the API and the screens show. The fields and their rules are in
-// medical-history-fields.ts, exported from here too.
+// (its tombstone: a removal merges per entry too). `lifestyle` is one field, and so is
+// `share_mood_screening`, the patient's choice to share their check-ins' mood screening with caregivers.
+// assembleHistory is the one place stored fields become the lists the API and the screens show. The
+// fields and their rules are in medical-history-fields.ts, exported from here too.
 
 export * from './medical-history-fields';
 
@@ -97,13 +98,19 @@ export function assembleHistory(data: Readonly<Record<string, unknown>>): Medica
   for (const list of HISTORY_LISTS)
     lists[list].sort((a, b) => addedTime(a) - addedTime(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const lifestyle = isObject(data.lifestyle) ? data.lifestyle : {};
-  return { ...(lists as MedicalHistoryFields), lifestyle: { ...EMPTY_LIFESTYLE, ...lifestyle } };
+  return {
+    ...(lists as MedicalHistoryFields),
+    lifestyle: { ...EMPTY_LIFESTYLE, ...lifestyle },
+    // Off unless the patient turned it on: a record that never said so does not share.
+    share_mood_screening: data.share_mood_screening === true,
+  };
 }
 
 /**
  * The record as the device keeps it and the server stores it: id, patient_id, version and times, and its
- * stored fields (entry fields, `lifestyle`), only those ever written (a field never written is absent, so
- * it never overwrites another device's edit of it). Read it through assembledHistory.
+ * stored fields (entry fields, `lifestyle`, `share_mood_screening`), only those ever written (a field
+ * never written is absent, so it never overwrites another device's edit of it). Read it through
+ * assembledHistory.
  */
 export type MedicalHistory = {
   id: string;
@@ -141,8 +148,9 @@ export type MedicalHistorySave = {
   base_version?: number;
   changed_at?: number;
   lifestyle?: Lifestyle;
+  share_mood_screening?: boolean;
   /** Lists sent whole: each list is now exactly this. */
-  lists: Partial<Omit<MedicalHistoryFields, 'lifestyle'>>;
+  lists: Partial<Omit<MedicalHistoryFields, 'lifestyle' | 'share_mood_screening'>>;
   /** Entry fields sent: only the entries that changed. */
   entries: EntryFields;
 };
@@ -186,13 +194,14 @@ export const putMedicalHistoryBodySchema = z
     ...editMetaSchema.shape,
   })
   .transform((body, context): MedicalHistorySave => {
-    const { patient_id, id, base_version, changed_at, lifestyle } = body;
+    const { patient_id, id, base_version, changed_at, lifestyle, share_mood_screening } = body;
     const save: MedicalHistorySave = {
       patient_id,
       id,
       base_version,
       changed_at,
       lifestyle,
+      share_mood_screening,
       lists: {},
       entries: {},
     };
@@ -238,6 +247,7 @@ export function storedPatchOf(
       if (entry && parseEntryKey(key)?.list === list && !(key in patch)) patch[key] = null;
   }
   if (save.lifestyle) patch.lifestyle = save.lifestyle;
+  if (save.share_mood_screening !== undefined) patch.share_mood_screening = save.share_mood_screening;
   return patch;
 }
 

@@ -111,6 +111,16 @@ export function checkInDoneOn(day: string): boolean {
   return typeof localStorage !== 'undefined' && localStorage.getItem(STORAGE_KEYS.healthCheckinDone) === day;
 }
 
+/**
+ * Whether the patient shares their check-ins' mood screening (PHQ-2) with caregivers, as this device holds
+ * it: the patient's medical history says so (its share_mood_screening; off while it does not). Found by
+ * the patient_id index with nothing awaited first, so a live query over it follows the table.
+ */
+export async function moodScreeningShared(db: KincareDb, patientId: string): Promise<boolean> {
+  const row = await db.medical_history.where('patient_id').equals(patientId).first();
+  return row?.share_mood_screening === true;
+}
+
 /** The charts' days: `days` (oldest first), each with what was answered that day, from the replica. */
 export async function checkInSummaries(
   db: KincareDb,

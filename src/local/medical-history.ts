@@ -9,6 +9,7 @@ import {
   MEDICAL_HISTORY_MESSAGES,
   medicalHistoryId,
   removalPatch,
+  shareMoodScreeningSchema,
   type FullMedicalHistory,
   type HistoryEntry,
   type HistoryListField,
@@ -43,6 +44,7 @@ const LIST_TITLES: Record<HistoryListField, string> = {
   immunizations: 'Immunizations',
 };
 const LIFESTYLE_LABEL = 'Medical history: lifestyle';
+const MOOD_SCREENING_LABEL = 'Sharing of my mood screening (PHQ-2) with caregivers';
 
 function labelOf(list: HistoryListField, entry: HistoryEntry, removed = false): string {
   const text = (field: string) => {
@@ -84,10 +86,17 @@ function sameValue(a: unknown, b: unknown): boolean {
   return sorted(a) === sorted(b);
 }
 
-/** The fields this device has written into a record it has no server copy of: entries (tombstones too) and the lifestyle. */
+/**
+ * The fields this device has written into a record it has no server copy of: entries (tombstones too), the
+ * lifestyle and the mood screening's sharing.
+ */
 function writtenFields(row: MedicalHistory | undefined): Record<string, unknown> {
   if (!row) return {};
-  return { ...entryFieldsOf(row), ...(row.lifestyle === undefined ? {} : { lifestyle: row.lifestyle }) };
+  return {
+    ...entryFieldsOf(row),
+    ...(row.lifestyle === undefined ? {} : { lifestyle: row.lifestyle }),
+    ...(row.share_mood_screening === undefined ? {} : { share_mood_screening: row.share_mood_screening }),
+  };
 }
 
 /** Queues a change of these stored fields (entry fields, or the lifestyle) of the patient's history. */
@@ -166,4 +175,19 @@ export async function saveLifestyle(
   const stored = (await db.medical_history.get(await medicalHistoryId(patientId)))?.lifestyle;
   if (stored !== undefined && sameValue(stored, valid)) return;
   await saveFields(db, patientId, { lifestyle: valid }, LIFESTYLE_LABEL, now);
+}
+
+/**
+ * Turns the sharing of the check-ins' mood screening (PHQ-2) with caregivers on or off: one field of the
+ * patient's history, queued like any change of it, so it works offline. Nothing when unchanged.
+ */
+export async function saveMoodScreeningSharing(
+  db: KincareDb,
+  patientId: string,
+  share: boolean,
+  now = new Date(),
+): Promise<void> {
+  const valid = checked(shareMoodScreeningSchema, share);
+  if ((await historyOf(db, patientId)).share_mood_screening === valid) return;
+  await saveFields(db, patientId, { share_mood_screening: valid }, MOOD_SCREENING_LABEL, now);
 }

@@ -83,6 +83,8 @@ describe('reading and saving', () => {
       family_history: [],
       immunizations: [],
       lifestyle: { smoking: 'unknown', alcohol: 'unknown', exercise: 'unknown', notes: '' },
+      // The check-ins' mood screening is not shared with caregivers until the patient turns it on.
+      share_mood_screening: false,
     });
   });
 

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { CHECK_IN_MESSAGES, type CheckInAnswer, type CheckInQuestionId } from '../../src/domain/check-in';
 import { checkInId } from '../../src/domain/check-in-steps';
-import { answerCheckIn, checkInOf, resetCheckIn, skipCheckIn } from '../../src/local/check-in';
+import {
+  answerCheckIn,
+  checkInOf,
+  moodScreeningShared,
+  resetCheckIn,
+  skipCheckIn,
+} from '../../src/local/check-in';
+import { saveMoodScreeningSharing } from '../../src/local/medical-history';
 import { records } from '../../src/server/db/schema';
 import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
 
@@ -110,6 +117,48 @@ describe('a check-in answered offline', () => {
     expect(refused.push.rejected[0]?.message).toBe(CHECK_IN_MESSAGES.patientOnly);
     expect((await checkInOf(carer.db, patientId, DAY)).status).toBe('skipped');
     expect((await serverCheckIn(await checkInId(patientId, DAY)))?.data.status).toBe('skipped');
+    carer.close();
+  });
+});
+
+describe('the mood screening on a caregiver’s device', () => {
+  const questionsOn = async (db: Parameters<typeof checkInOf>[0]) =>
+    (await checkInOf(db, patient.patientId ?? '', DAY)).answers.map((entry) => entry.question_id);
+  const EVERYTHING_ELSE = ['mood', 'sleep', 'pain', 'symptoms', 'medicines'];
+
+  it('arrives only while the patient shares it, and leaves the device on the pull after they stop', async () => {
+    const patientId = patient.patientId ?? '';
+    const phone = await makeDevice(server, patient, 'phone-share');
+    for (const [question, answer] of CALM) await answerCheckIn(phone.db, patientId, DAY, question, answer);
+    expect((await phone.sync()).ok).toBe(true);
+    const caregiver = await makeAccount(server, 'Caregiver');
+    await linkCaregiver(server, patient, caregiver, ['ReadMedicalHistory']);
+    const carer = await makeDevice(server, caregiver, 'carer-share');
+    expect((await carer.sync()).ok).toBe(true);
+    expect(await questionsOn(carer.db)).toEqual(EVERYTHING_ELSE);
+    expect(await moodScreeningShared(carer.db, patientId)).toBe(false);
+
+    // Turned on offline: queued like any change of the history, sent when the phone is back.
+    phone.network.online = false;
+    await saveMoodScreeningSharing(phone.db, patientId, true);
+    expect((await phone.sync()).problem).toBe('offline');
+    expect((await carer.sync()).ok).toBe(true);
+    expect(await questionsOn(carer.db)).toEqual(EVERYTHING_ELSE);
+    phone.network.online = true;
+    expect((await phone.sync()).ok).toBe(true);
+    expect((await carer.sync()).ok).toBe(true);
+    expect(await moodScreeningShared(carer.db, patientId)).toBe(true);
+    expect(await questionsOn(carer.db)).toEqual(CALM.map(([question]) => question));
+
+    // Turned off: the check-in did not change, yet the caregiver's copy loses the answers it had.
+    await saveMoodScreeningSharing(phone.db, patientId, false);
+    expect((await phone.sync()).ok).toBe(true);
+    expect((await carer.sync()).ok).toBe(true);
+    expect(await moodScreeningShared(carer.db, patientId)).toBe(false);
+    expect(await questionsOn(carer.db)).toEqual(EVERYTHING_ELSE);
+    // The patient's own devices keep their whole day throughout.
+    expect(await questionsOn(phone.db)).toEqual(CALM.map(([question]) => question));
+    phone.close();
     carer.close();
   });
 });

@@ -7,6 +7,9 @@ import {
   checkInQuestionSchema,
   dailySummary,
   historyOf,
+  isMoodScreeningQuestion,
+  withoutMoodScreening,
+  type CheckInEntry,
 } from '../../domain/check-in';
 import { checkInStepBodySchema } from '../../domain/check-in-steps';
 import { errorBodySchema } from '../../domain/errors';
@@ -19,6 +22,7 @@ import {
   stepAnswerOf,
 } from '../services/check-in';
 import { dayWithinReach, daysUntil, utcDay } from '../services/check-in-days';
+import { seesMoodScreening } from '../services/mood-screening';
 import { restContext } from '../services/record-mutations';
 import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 
@@ -26,7 +30,9 @@ import { mutationHeadersSchema, sendIdempotent } from './idempotent';
 // conversation, respond answers its next question or skips it, reset starts it again, summary gives the
 // charts their days. The patient answers their own check-in; a caregiver may read a linked patient's with
 // Read Medical History (a check-in is the patient's own account of their health, the closest of the
-// catalogue's records; there is no permission of its own) and never answers for them.
+// catalogue's records; there is no permission of its own) and never answers for them. Such a caregiver
+// gets the mood screening (the PHQ-2 answers, their total, the question about them the patient is on) only
+// while the patient shares it (services/mood-screening.ts).
 
 const errors = {
   400: errorBodySchema,
@@ -109,10 +115,20 @@ export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {
       const { day, patient } = request.query;
       const patientId = await patientForCall(app.db, request.auth, patient, READ);
       const state = await readCheckIn(app.db, patientId, day);
+      const step = stepAnswerOf(state, undefined);
+      if (await seesMoodScreening(app.db, request.auth, patientId))
+        return {
+          session: { day: state.day, status: state.status },
+          history: historyOf(state.answers),
+          ...step,
+        };
+      // Neither the answers nor the question the patient is on: a follow-up asked would tell the score.
+      const asked = step.next_question;
       return {
         session: { day: state.day, status: state.status },
-        history: historyOf(state.answers),
-        ...stepAnswerOf(state, undefined),
+        history: historyOf(withoutMoodScreening(state.answers)),
+        ...step,
+        next_question: asked && isMoodScreeningQuestion(asked.id) ? null : asked,
       };
     },
   );
@@ -163,11 +179,15 @@ export const checkInRoutes: FastifyPluginAsyncZod = async (app) => {
       const patientId = await patientForCall(app.db, request.auth, patient, READ);
       const days = daysUntil(until, count);
       const stored = await checkInsBetween(app.db, patientId, days[0] ?? until, until);
+      const shown = (await seesMoodScreening(app.db, request.auth, patientId))
+        ? (answers: CheckInEntry[]) => answers
+        : withoutMoodScreening;
       return {
         until,
         days: days.map((day) => {
           const state = stored.get(day);
-          return dailySummary(day, state?.status ?? null, state?.answers ?? []);
+          // Without the screening's answers there is no PHQ-2 total either.
+          return dailySummary(day, state?.status ?? null, shown(state?.answers ?? []));
         }),
       };
     },

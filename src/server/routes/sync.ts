@@ -3,6 +3,7 @@ import { errorBodySchema } from '../../domain/errors';
 import { pullQuerySchema, pullResponseSchema, pushBodySchema, pushResponseSchema } from '../../domain/sync';
 import { readScopeOf } from '../services/access';
 import { recordPulledPage } from '../services/care-activity';
+import { moodScreeningView } from '../services/mood-screening';
 import { pullChanges } from '../services/sync-pull';
 import { applyPushedChanges } from '../services/sync-push';
 import { removeFilesIfUnused } from '../services/orphan-files';
@@ -26,7 +27,9 @@ export const syncRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await readScopeOf(app.db, request.auth);
-      const page = await pullChanges(app.db, scope, request.query);
+      // A patient's check-ins reach a caregiver without the mood screening unless the patient shares it.
+      const view = await moodScreeningView(app.db, request.auth, scope);
+      const page = await pullChanges(app.db, scope, request.query, view);
       // A caregiver's device received a patient's records: the patient sees it on their activity log.
       await recordPulledPage(app.db, request.auth, page.changes);
       return page;

@@ -7,17 +7,34 @@ import type { Database } from '../db/client';
 import { records, syncMeta } from '../db/schema';
 import { HttpError } from '../plugins/errors';
 import type { ReadScope } from './access';
-import { HORIZON_KEY, toWire, wireColumns } from './records';
+import { HORIZON_KEY, toWire, wireColumns, type Fields } from './records';
 
 // The pull (GET /api/sync/pull): every change a caller may see, in pages, over the records that
 // records.ts writes. It relies on records.ts's promise that versions become visible in the order they
 // were handed out.
 
-/** A short fingerprint of what the caller may see; it changes when a caregiver gains or loses access. */
-export function scopeFingerprint(scope: ReadScope): string {
-  const canonical = SYNCED_RESOURCES.map(
+/**
+ * What the caller sees of the records in their scope when that is less than the whole of some of them (a
+ * check-in without the mood screening the patient does not share: services/mood-screening.ts). The pull
+ * passes each record through `shown`; `key` names what is left out, and goes into the scope's fingerprint,
+ * so when it changes the device pulls everything again and each record it holds is replaced by the record
+ * as now shown. An empty key leaves the fingerprint as it was.
+ */
+export type PullView = {
+  key: string;
+  shown: (row: { resource: string; patientId: string }, record: Fields) => Fields;
+};
+const WHOLE: PullView = { key: '', shown: (_row, record) => record };
+
+/**
+ * A short fingerprint of what the caller may see; it changes when a caregiver gains or loses access, or
+ * when what they see of the records changes (the view's key).
+ */
+export function scopeFingerprint(scope: ReadScope, view: PullView = WHOLE): string {
+  let canonical = SYNCED_RESOURCES.map(
     (resource) => `${resource}:${[...scope[resource]].sort().join(',')}`,
   ).join(';');
+  if (view.key) canonical += `;${view.key}`;
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 
@@ -134,9 +151,10 @@ export async function pullChanges(
   db: Database,
   scope: ReadScope,
   request: { cursor: number; limit: number; scope?: string | undefined; token?: string | undefined },
+  view: PullView = WHOLE,
 ): Promise<PullResponse> {
   const { limit } = request;
-  const fingerprint = scopeFingerprint(scope);
+  const fingerprint = scopeFingerprint(scope, view);
   const continued = request.token === undefined ? undefined : decodeToken(request.token);
   const position = continued ? continued.position : request.cursor;
   let snapshot = await readPage(db, scope, position, limit);
@@ -160,7 +178,7 @@ export async function pullChanges(
     id: row.id,
     version: row.version,
     deleted: row.deletedAt !== null,
-    data: row.deletedAt ? null : toWire(row),
+    data: row.deletedAt ? null : view.shown(row, toWire(row)),
   }));
   let next = page.at(-1)?.version ?? from;
   if (more)

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { CHECK_IN_TEXTS } from '../../../src/domain/check-in';
 import { checkInId } from '../../../src/domain/check-in-steps';
 import { deviceDay } from '../../../src/domain/clock';
+import { medicalHistoryId } from '../../../src/domain/medical-history';
 import { STORAGE_KEYS } from '../../../src/domain/storage-keys';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { checkInOf } from '../../../src/local/check-in';
@@ -35,7 +36,12 @@ beforeEach(async () => {
   who.role = 'Patient';
   toasts.length = 0;
   localStorage.clear();
-  await Promise.all([db.check_ins.clear(), db.outbox.clear(), db.serverRows.clear()]);
+  await Promise.all([
+    db.check_ins.clear(),
+    db.outbox.clear(),
+    db.serverRows.clear(),
+    db.medical_history.clear(),
+  ]);
 });
 afterEach(() => {
   cleanup();
@@ -173,5 +179,31 @@ describe('a caregiver', () => {
     await screen.findByText('The patient has started today’s check-in.');
     expect(screen.getByTestId('check-in-answers').textContent).toContain('Not so good');
     await waitFor(() => expect(screen.queryAllByRole('button')).toHaveLength(0));
+  });
+
+  it('sees no mood screening answer unless the patient shares it, even one the device still holds', async () => {
+    who.role = 'Caregiver';
+    await db.check_ins.put({
+      id: await checkInId(PATIENT, deviceDay()),
+      patient_id: PATIENT,
+      version: 9,
+      day: deviceDay(),
+      status: 'completed',
+      answers: [
+        { question_id: 'mood', answer: 'bad' },
+        { question_id: 'phq2_interest', answer: 'nearly_every_day' },
+        { question_id: 'phq2_down', answer: 'nearly_every_day' },
+        { question_id: 'phq2_follow_up', answer: 'yes' },
+      ],
+    });
+    render(<CheckInHomeCard patientId={PATIENT} />);
+    await screen.findByText('The patient completed today’s check-in.');
+    const answers = () => screen.getByTestId('check-in-answers').textContent ?? '';
+    expect(answers()).toContain('Bad');
+    expect(answers()).not.toMatch(/Nearly every day|little interest|down, depressed|bring it up/);
+
+    const id = await medicalHistoryId(PATIENT);
+    await db.medical_history.put({ id, patient_id: PATIENT, version: 2, share_mood_screening: true });
+    await waitFor(() => expect(answers()).toContain('Nearly every day'));
   });
 });

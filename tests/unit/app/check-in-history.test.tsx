@@ -1,9 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { CheckInEntry, CheckInRecord, CheckInStatus } from '../../../src/domain/check-in';
 import { checkInId } from '../../../src/domain/check-in-steps';
 import { deviceDay } from '../../../src/domain/clock';
 import { yOf, PLOT, CHART_HEIGHT } from '../../../src/app/ui/chart/chart-geometry';
+import { medicalHistoryId } from '../../../src/domain/medical-history';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { CheckInHistorySection, lastDays } from '../../../src/app/features/check-in/check-in-history-section';
 
@@ -19,6 +20,9 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await db.check_ins.clear();
+  await db.medical_history.clear();
+  await db.outbox.clear();
+  await db.serverRows.clear();
 });
 afterEach(() => cleanup());
 
@@ -49,7 +53,7 @@ describe('the last 30 days of check-ins', () => {
   });
 
   it('says so when there is none', async () => {
-    render(<CheckInHistorySection patientId={PATIENT} />);
+    render(<CheckInHistorySection patientId={PATIENT} viewer="patient" />);
     await screen.findByText('No check-ins in the last 30 days.');
     expect(screen.queryAllByTestId('chart')).toHaveLength(0);
   });
@@ -80,7 +84,7 @@ describe('the last 30 days of check-ins', () => {
         patient_id: 'other',
       },
     ]);
-    render(<CheckInHistorySection patientId={PATIENT} />);
+    render(<CheckInHistorySection patientId={PATIENT} viewer="patient" />);
     await screen.findByText('Checked in on 3 of the last 30 days.');
 
     const mood = await chart(/^Mood/);
@@ -129,5 +133,79 @@ describe('the last 30 days of check-ins', () => {
     expect(valuesOf(phq2).slice(-1)).toEqual(['3']);
     expect(phq2.querySelectorAll('rect')).toHaveLength(1);
     expect(phq2.querySelector('svg')?.getAttribute('aria-label')).toContain('latest 3 out of 6');
+  });
+});
+
+describe('the mood screening (PHQ-2), the patient’s to share', () => {
+  const SWITCH = /Share my mood screening \(PHQ-2\) answers with caregivers who can read my medical history/;
+  const screened = async () => {
+    const [today] = lastDays(1);
+    await db.check_ins.put(
+      await stored(today ?? '', 'completed', [
+        { question_id: 'mood', answer: 'good' },
+        { question_id: 'phq2_interest', answer: 'nearly_every_day' },
+        { question_id: 'phq2_down', answer: 'nearly_every_day' },
+        { question_id: 'phq2_follow_up', answer: 'yes' },
+      ]),
+    );
+  };
+  const history = async (share: boolean) => {
+    const id = await medicalHistoryId(PATIENT);
+    await db.medical_history.put({ id, patient_id: PATIENT, version: 3, share_mood_screening: share });
+  };
+  const chartTitles = async () =>
+    (await screen.findAllByTestId('chart')).map((figure) => figure.querySelector('figcaption')?.textContent);
+
+  it('a caregiver sees no PHQ-2 chart while it is not shared, even from answers the device still holds', async () => {
+    await screened();
+    await history(false);
+    render(<CheckInHistorySection patientId={PATIENT} viewer="caregiver" />);
+    await screen.findByText('Checked in on 1 of the last 30 days.');
+    const titles = await chartTitles();
+    expect(titles).toHaveLength(3);
+    expect(titles.join(' ')).not.toMatch(/PHQ/);
+    expect(document.body.textContent).not.toMatch(/PHQ|mood screening/i);
+    // No switch for a caregiver: the choice is the patient's.
+    expect(screen.queryByRole('switch')).toBeNull();
+  });
+
+  it('a caregiver with no copy of the history yet sees none either', async () => {
+    await screened();
+    render(<CheckInHistorySection patientId={PATIENT} viewer="caregiver" />);
+    await screen.findByText('Checked in on 1 of the last 30 days.');
+    expect((await chartTitles()).join(' ')).not.toMatch(/PHQ/);
+  });
+
+  it('a caregiver sees it once the patient shares it', async () => {
+    await screened();
+    await history(true);
+    render(<CheckInHistorySection patientId={PATIENT} viewer="caregiver" />);
+    const phq2 = await chart(/^PHQ-2/);
+    expect(valuesOf(phq2).slice(-1)).toEqual(['6']);
+  });
+
+  it('the patient sees their own, and turns the sharing on and off through the outbox', async () => {
+    await screened();
+    render(<CheckInHistorySection patientId={PATIENT} viewer="patient" />);
+    await chart(/^PHQ-2/);
+    const toggle = await screen.findByRole('switch', { name: SWITCH });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    screen.getByText('Off: they see your other check-in answers, but not these.');
+
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    const [queued] = await db.outbox.toArray();
+    expect(queued).toMatchObject({
+      resource: 'medical_history',
+      entityId: await medicalHistoryId(PATIENT),
+      op: 'create',
+      payload: { share_mood_screening: true, patient_id: PATIENT },
+    });
+
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'));
+    const entries = await db.outbox.toArray();
+    expect(entries).toHaveLength(2);
+    expect(entries[1]?.payload).toMatchObject({ share_mood_screening: false });
   });
 });

@@ -10,10 +10,13 @@ import {
   dailySummary,
   historyOf,
   isComplete,
+  MOOD_SCREENING_QUESTION_IDS,
   nextQuestion,
   questionById,
+  recordWithoutMoodScreening,
   sameAnswer,
   validateAnswer,
+  withoutMoodScreening,
   type CheckInAnswer,
   type CheckInEntry,
   type CheckInQuestionId,
@@ -367,5 +370,35 @@ describe('steps (the rules the device and the server both apply)', () => {
     );
     expect(checkInStepBodySchema.safeParse({ day: '2026-11-24' }).success).toBe(false);
     expect(checkInStepBodySchema.safeParse({ day: '2026-11-24', action: 'finish' }).success).toBe(false);
+  });
+});
+
+describe('the mood screening, left out for a caregiver the patient does not share it with', () => {
+  const day: CheckInEntry[] = [
+    { question_id: 'mood', answer: 'bad' },
+    { question_id: 'medicines', answer: 'yes' },
+    { question_id: 'phq2_interest', answer: 'nearly_every_day' },
+    { question_id: 'phq2_down', answer: 'more_than_half' },
+    { question_id: 'phq2_follow_up', answer: 'yes' },
+  ];
+
+  it('is the PHQ-2 questions and their follow-up, every question of the catalogue starting phq2', () => {
+    expect([...MOOD_SCREENING_QUESTION_IDS]).toEqual(
+      CHECK_IN_QUESTION_IDS.filter((id) => id.startsWith('phq2')),
+    );
+  });
+
+  it('keeps every other answer, in order, and leaves no PHQ-2 total', () => {
+    const kept = withoutMoodScreening(day);
+    expect(kept.map((entry) => entry.question_id)).toEqual(['mood', 'medicines']);
+    expect(dailySummary('2026-03-01', 'completed', day).phq2_score).toBe(5);
+    expect(dailySummary('2026-03-01', 'completed', kept).phq2_score).toBeNull();
+  });
+
+  it('leaves a record’s other fields as they are, and anything not a list of answers alone', () => {
+    const record = { id: 'x', status: 'completed', answers: day, version: 3 };
+    expect(recordWithoutMoodScreening(record)).toEqual({ ...record, answers: day.slice(0, 2) });
+    expect(record.answers).toHaveLength(5); // not changed in place
+    expect(recordWithoutMoodScreening({ id: 'y', answers: 'odd' })).toEqual({ id: 'y', answers: 'odd' });
   });
 });

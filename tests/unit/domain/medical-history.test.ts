@@ -172,4 +172,18 @@ describe('storedPatchOf', () => {
       lifestyle: { smoking: 'former', alcohol: 'unknown', exercise: 'unknown', notes: '' },
     });
   });
+  it('stores the sharing of the check-ins’ mood screening as sent, off when never said', () => {
+    expect(storedPatchOf(save({ share_mood_screening: true }), {}, 0)).toEqual({
+      share_mood_screening: true,
+    });
+    expect(storedPatchOf(save({ share_mood_screening: false }), {}, 0)).toEqual({
+      share_mood_screening: false,
+    });
+    expect(
+      putMedicalHistoryBodySchema.safeParse({ share_mood_screening: 'yes' }).error?.issues[0]?.message,
+    ).toBe(M.shareMoodScreeningInvalid);
+    expect(assembleHistory({}).share_mood_screening).toBe(false);
+    expect(assembleHistory({ share_mood_screening: 'true' }).share_mood_screening).toBe(false);
+    expect(assembleHistory({ share_mood_screening: true }).share_mood_screening).toBe(true);
+  });
 });

@@ -6,7 +6,9 @@ import {
   removeHistoryEntry,
   saveHistoryEntry,
   saveLifestyle,
+  saveMoodScreeningSharing,
 } from '../../../src/local/medical-history';
+import { moodScreeningShared } from '../../../src/local/check-in';
 import { pushChangeFor } from '../../../src/local/sync-resources';
 
 // The medical history on the device: every save lands in the table and the outbox in one
@@ -165,5 +167,42 @@ describe('saving with a server copy', () => {
       }),
     ).rejects.toThrow(M.tooManyEntries);
     expect(await db.outbox.count()).toBe(0);
+  });
+});
+
+describe('sharing the check-ins’ mood screening with caregivers', () => {
+  it('is off until the patient turns it on; each change is queued, offline, as one field', async () => {
+    const id = await medicalHistoryId(PATIENT);
+    expect(await moodScreeningShared(db, PATIENT)).toBe(false);
+    expect((await historyOf(db, PATIENT)).share_mood_screening).toBe(false);
+    await saveMoodScreeningSharing(db, PATIENT, false); // already off: nothing queued
+    expect(await db.outbox.count()).toBe(0);
+
+    // No server copy yet: a create of the record, carrying what this device wrote before.
+    await saveHistoryEntry(db, PATIENT, 'conditions', asthma);
+    await saveMoodScreeningSharing(db, PATIENT, true);
+    expect(await moodScreeningShared(db, PATIENT)).toBe(true);
+    const [, turnedOn] = await db.outbox.toArray();
+    expect(turnedOn).toMatchObject({
+      op: 'create',
+      entityId: id,
+      label: 'Sharing of my mood screening (PHQ-2) with caregivers',
+    });
+    expect(pushChangeFor(turnedOn!).payload).toMatchObject({
+      share_mood_screening: true,
+      [`conditions:${asthma.id}`]: { ...asthma },
+    });
+
+    // With the server's copy: an update of that field alone, on the version seen.
+    await db.outbox.clear();
+    await db.serverRows.clear();
+    await db.medical_history.put({ id, patient_id: PATIENT, version: 4, share_mood_screening: true });
+    await saveMoodScreeningSharing(db, PATIENT, false);
+    const [turnedOff] = await db.outbox.toArray();
+    const pushed = pushChangeFor(turnedOff!);
+    expect(pushed).toMatchObject({ op: 'update', id, base_version: 4 });
+    expect(pushed.payload).toMatchObject({ share_mood_screening: false });
+    expect(Object.keys(pushed.payload ?? {}).filter((field) => field.includes(':'))).toEqual([]);
+    expect(await moodScreeningShared(db, PATIENT)).toBe(false);
   });
 });

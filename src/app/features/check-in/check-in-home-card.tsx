@@ -1,12 +1,19 @@
 import { useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { CHECK_IN_TEXTS, historyOf, type CheckInAnswer, type CheckInRecord } from '../../../domain/check-in';
+import {
+  CHECK_IN_TEXTS,
+  historyOf,
+  withoutMoodScreening,
+  type CheckInAnswer,
+  type CheckInRecord,
+} from '../../../domain/check-in';
 import { questionToAsk } from '../../../domain/check-in-steps';
 import { deviceDay } from '../../../domain/clock';
 import { hasUserDb, userDb } from '../../../local/db';
 import {
   answerCheckIn,
   checkInOf,
+  moodScreeningShared,
   resetCheckIn,
   skipCheckIn,
   type StepResult,
@@ -36,7 +43,7 @@ export function CheckInHomeCard({ patientId }: { patientId: string }) {
   const record = useCheckIn(patientId, day);
   if (!record) return <p className="text-muted">Opening today’s check-in...</p>;
   return session?.role === 'Caregiver' ? (
-    <CaregiverView record={record} />
+    <CaregiverView record={record} patientId={patientId} />
   ) : (
     <PatientCheckIn record={record} patientId={patientId} day={day} />
   );
@@ -152,7 +159,16 @@ function PatientCheckIn({
   );
 }
 
-function CaregiverView({ record }: { record: CheckInRecord }) {
+/**
+ * What a caregiver sees of the day: its status and the answers, without the mood screening's unless the
+ * patient shares it (the server leaves them out then; a device that still holds older ones shows none).
+ */
+function CaregiverView({ record, patientId }: { record: CheckInRecord; patientId: string }) {
+  const shared = useLiveQuery(
+    async () => (hasUserDb() ? moodScreeningShared(userDb(), patientId) : false),
+    [patientId],
+  );
+  const shown = shared === true ? record : { ...record, answers: withoutMoodScreening(record.answers) };
   const status =
     record.status === 'completed'
       ? 'The patient completed today’s check-in.'
@@ -164,7 +180,7 @@ function CaregiverView({ record }: { record: CheckInRecord }) {
   return (
     <div data-testid="check-in" data-status={record.status}>
       <p className="mb-3 text-text">{status}</p>
-      <AnswersSoFar record={record} />
+      <AnswersSoFar record={shown} />
     </div>
   );
 }

@@ -20,7 +20,7 @@ export const Route = createFileRoute('/_app/_patient/medical-history')({
         after={
           patientId ? (
             <Suspense fallback={null}>
-              <CheckInHistorySection patientId={patientId} />
+              <CheckInHistorySection patientId={patientId} viewer="patient" />
             </Suspense>
           ) : null
         }

@@ -21,7 +21,7 @@ export const Route = createFileRoute('/_app/_caregiver/caregiver/medical-history
         after={
           patientId ? (
             <Suspense fallback={null}>
-              <CheckInHistorySection patientId={patientId} />
+              <CheckInHistorySection patientId={patientId} viewer="caregiver" />
             </Suspense>
           ) : null
         }
