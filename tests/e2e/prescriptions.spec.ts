@@ -2,6 +2,7 @@ import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { TINY_PNG } from '../fixtures/images';
 import { expect, test } from './fixtures';
 import {
+  atEachViewport,
   bearer,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
@@ -240,12 +241,12 @@ test.describe('at 390x844', () => {
     await sheet.getByRole('textbox', { name: 'Directions' }).fill('Take 1 capsule every 8 hours');
     await expect(sheet.getByLabel(/^Dose time \d+$/)).toHaveCount(3);
 
-    // Reading the label needs a connection: it says so and keeps what was typed; the photo still goes.
+    // Reading the label needs a connection: choosing the photo says so at once and keeps what was typed;
+    // the photo still goes.
     await sheet
       .getByLabel('Label photo', { exact: true })
       .setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: TINY_PNG });
     await expect(sheet.getByRole('img', { name: 'The chosen label photo' })).toBeVisible();
-    await sheet.getByRole('button', { name: 'Read from photo' }).click();
     await expect(sheet.getByRole('alert').filter({ hasText: OCR_OFFLINE })).toBeVisible();
     await expect(sheet.getByRole('textbox', { name: 'Medicine name' })).toHaveValue('Amoxicillin');
     await checkScreen(page, sheetTargets(sheet));
@@ -384,10 +385,10 @@ test.describe('reading a label photo', () => {
     });
     await page.getByRole('button', { name: 'Add your first prescription' }).click();
     const sheet = page.getByRole('dialog', { name: 'New prescription' });
-    await sheet
-      .getByLabel('Label photo', { exact: true })
-      .setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: Buffer.from(label) });
-    await sheet.getByRole('button', { name: 'Read from photo' }).click();
+    const photoField = sheet.getByLabel('Label photo', { exact: true });
+    // On a phone the field opens the camera itself, and the reading starts once the photo is taken.
+    await expect(photoField).toHaveAttribute('capture', 'environment');
+    await photoField.setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: Buffer.from(label) });
     await expect(sheet.getByText(OCR_REVIEW)).toBeVisible({ timeout: 60_000 });
     await expect(sheet.getByRole('textbox', { name: 'Medicine name' })).toHaveValue(/metformin/i);
     await expect(sheet.getByRole('textbox', { name: 'Strength' })).toHaveValue(/500\s*mg/i);
@@ -396,6 +397,18 @@ test.describe('reading a label photo', () => {
     await expect(sheet.getByRole('textbox', { name: 'Quantity' })).toHaveValue('60');
     await expect(sheet.getByRole('textbox', { name: 'Refills' })).toHaveValue('2');
     await checkScreen(page, sheetTargets(sheet));
+
+    // Cancel on a form filled from the photo asks first, at both sizes; Keep editing loses nothing.
+    await atEachViewport(page, async () => {
+      await sheet.getByRole('button', { name: 'Cancel' }).click();
+      const ask = page.getByRole('dialog', { name: 'Discard this prescription?' });
+      await expect(ask).toContainText('The details read from the label photo are not saved yet.');
+      await expect(ask.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+      await checkScreen(page, ask.getByRole('button'));
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await expect(ask).toBeHidden();
+      await expect(sheet.getByRole('textbox', { name: 'Medicine name' })).toHaveValue(/metformin/i);
+    });
     await sheet.getByRole('button', { name: 'Add prescription' }).click();
     await expect(page.getByText(ADDED)).toBeVisible();
     await expect

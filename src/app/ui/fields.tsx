@@ -183,6 +183,8 @@ export function FileField(props: {
   accept: string;
   error?: string | null | undefined;
   hint?: string;
+  /** On a phone, open the camera (this side of it) at once instead of asking where the file is. */
+  capture?: 'environment' | 'user';
   onChoose: (file: File | undefined) => void;
 }) {
   const id = useId();
@@ -192,6 +194,7 @@ export function FileField(props: {
         id={id}
         type="file"
         accept={props.accept}
+        capture={props.capture}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
         onChange={(event) => props.onChoose(event.target.files?.[0])}

@@ -320,11 +320,11 @@ describe('screen', () => {
     const file = new File([new Uint8Array([1, 2, 3])], 'label.png', {
       type: 'image/png',
     });
+    // Offline, choosing the photo tries to read it at once (no second tap) and says why it cannot.
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     fireEvent.change(within(form).getByLabelText('Label photo'), {
       target: { files: [file] },
     });
-    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    fireEvent.click(within(form).getByRole('button', { name: 'Read from photo' }));
     expect(
       await within(form).findByText(
         'Reading a label photo needs a connection. You can type the details and attach the photo now.',
@@ -333,7 +333,7 @@ describe('screen', () => {
     ).toBeTruthy();
     expect(ocr.read).not.toHaveBeenCalled();
     online.mockReturnValue(true);
-    fireEvent.click(within(form).getByRole('button', { name: 'Read from photo' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Read again' }));
     expect(
       await within(form).findByText('Please review the details read from the photo before saving.'),
     ).toBeTruthy();
@@ -357,5 +357,77 @@ describe('screen', () => {
     const [saved] = await db.prescriptions.toArray();
     expect(saved?.attachment_key).toBe('prescriptions/abc.png');
     online.mockRestore();
+  });
+
+  it('reads a label photo as soon as it is chosen, and asks before Cancel throws the reading away', async () => {
+    globalThis.URL.createObjectURL = () => 'blob:preview';
+    globalThis.URL.revokeObjectURL = () => undefined;
+    ocr.read.mockReset();
+    ocr.read.mockResolvedValue({
+      key: 'prescriptions/read.png',
+      message: 'ok',
+      extraction: {
+        medicine_name: 'Lisinopril',
+        strength: '10 mg',
+        form: 'tablet',
+        directions: 'Take 1 tablet by mouth once daily',
+        quantity: 30,
+        refills: 1,
+        prescriber: null,
+        pharmacy: null,
+        rx_number: null,
+        times: ['08:00'],
+        as_needed: false,
+        directions_understood: true,
+        doctor_id: null,
+        pharmacy_id: null,
+        text: '',
+        confidence: 80,
+      },
+    });
+    render(
+      <PrescriptionsPage
+        patientId={PATIENT}
+        caregiverId={null}
+        isPatient
+        can={{ add: true, edit: true, delete: true }}
+        schedule={null}
+      />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add your first prescription' }));
+    const form = await screen.findByRole('form', { name: 'New prescription' });
+    const photoField = within(form).getByLabelText('Label photo');
+    // On a phone the field opens the camera at once.
+    expect(photoField.getAttribute('capture')).toBe('environment');
+    fireEvent.change(photoField, {
+      target: { files: [new File([new Uint8Array([1, 2, 3])], 'label.png', { type: 'image/png' })] },
+    });
+    await waitFor(() =>
+      expect((within(form).getByRole('textbox', { name: 'Medicine name' }) as HTMLInputElement).value).toBe(
+        'Lisinopril',
+      ),
+    );
+    expect(ocr.read).toHaveBeenCalledTimes(1);
+
+    // Cancel asks first; "Keep editing" keeps every field as it was read.
+    fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Discard this prescription?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Discard this prescription?' })).toBeNull(),
+    );
+    expect((within(form).getByRole('textbox', { name: 'Medicine name' }) as HTMLInputElement).value).toBe(
+      'Lisinopril',
+    );
+
+    // Asked again, Discard closes the form with nothing saved.
+    fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Discard this prescription?' })).getByRole('button', {
+        name: 'Discard',
+      }),
+    );
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New prescription' })).toBeNull());
+    expect(await db.prescriptions.count()).toBe(0);
   });
 });

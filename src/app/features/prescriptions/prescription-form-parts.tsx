@@ -74,6 +74,11 @@ function nextHour(time: string): string {
 }
 
 /** The label photo: choose it, see it, and (online) read the details from it. */
+/** A phone or tablet: the pointer is a finger (where `capture` opens the camera). */
+function touchScreen(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
+}
+
 export function LabelPhotoBox({ photo, replacing }: { photo: LabelPhotoState; replacing: boolean }) {
   const online = useOnline();
   const { reading, readFailure } = photo;
@@ -81,14 +86,19 @@ export function LabelPhotoBox({ photo, replacing }: { photo: LabelPhotoState; re
     <Card as="div" variant="dashed" padding="snug" className="mb-4 sm:col-span-2">
       <p className="mb-2 flex items-center gap-2 text-small font-medium text-text">
         <Camera aria-hidden="true" className="h-5 w-5" />
-        Have the label? Choose a photo of it, then Read from photo to fill in the details.
+        Have the label? Take a photo of it: the details are read from it for you to check.
       </p>
       <FileField
         label={replacing ? 'Replace the label photo' : 'Label photo'}
         accept={PHOTO_TYPES.join(',')}
+        capture="environment"
         error={photo.error}
         onChoose={photo.choose}
       />
+      {/* The camera field takes no saved picture on a phone: this one opens the photo library. */}
+      {touchScreen() ? (
+        <FileField label="Or choose a saved photo" accept={PHOTO_TYPES.join(',')} onChoose={photo.choose} />
+      ) : null}
       {photo.previewUrl ? (
         <img
           src={photo.previewUrl}
@@ -98,7 +108,7 @@ export function LabelPhotoBox({ photo, replacing }: { photo: LabelPhotoState; re
       ) : null}
       <Button variant="secondary" onClick={photo.read} disabled={!photo.canRead}>
         <ScanText aria-hidden="true" className="h-5 w-5" />
-        Read from photo
+        {photo.tried ? 'Read again' : 'Read from photo'}
       </Button>
       {!online && !readFailure ? (
         <p className="mt-2 text-small text-muted">{PRESCRIPTION_OCR_MESSAGES.offline}</p>

@@ -1,5 +1,7 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { ApprovedRequest } from '../../../domain/caregivers';
+import { Button } from '../../ui/button';
+import { DialogFrame } from '../../ui/confirm-dialog';
 import { FormSheet } from '../../ui/form-sheet';
 import { SelectField, TextField, CheckboxField } from '../../ui/fields';
 import { LabelPhotoBox } from './prescription-form-parts';
@@ -11,7 +13,8 @@ import { usePrescriptionForm, type PrescriptionFormContext } from './use-prescri
 
 // Add or edit a prescription, in a sheet: what the medicine is, its label photo, when to take it
 // (prescription-schedule-fields.tsx), where it comes from and how much, and its reminders. The state and
-// the save are use-prescription-form.ts.
+// the save are use-prescription-form.ts. A form filled from a label photo holds what the person has not
+// typed and may not have checked yet: closing it asks first, so a stray tap does not throw the reading away.
 
 type Props = PrescriptionFormContext & {
   /** The patient themself: only they choose which caregivers a missed dose alerts. */
@@ -26,18 +29,20 @@ export function PrescriptionFormSheet({ isPatient, caregivers, onCancel, ...cont
   const { editing, doctors, pharmacies } = context;
   const { values, field } = form;
   const zones = useMemo(() => timeZoneOptions(values.time_zone), [values.time_zone]);
+  const [askingToDiscard, setAskingToDiscard] = useState(false);
+  const cancel = () => (photo.filledForm ? setAskingToDiscard(true) : onCancel());
   return (
     <FormSheet
       title={editing ? 'Edit prescription' : 'New prescription'}
       data-testid="prescription-sheet"
-      onClose={onCancel}
+      onClose={cancel}
       onSubmit={submission.onSubmit}
       failure={submission.failure}
       columns={2}
       submitLabel={editing ? 'Save changes' : 'Add prescription'}
       busy={submission.busy}
       submitDisabled={photo.reading.state === 'reading'}
-      onCancel={onCancel}
+      onCancel={cancel}
     >
       <div className="sm:col-span-2">
         <TextField label="Medicine name" required placeholder="e.g. Metformin" {...field('medicine_name')} />
@@ -82,6 +87,24 @@ export function PrescriptionFormSheet({ isPatient, caregivers, onCancel, ...cont
       </div>
 
       {isPatient ? <MissedDoseAlerts state={state} caregivers={caregivers} /> : null}
+
+      <DialogFrame
+        open={askingToDiscard}
+        title={editing ? 'Discard your changes?' : 'Discard this prescription?'}
+        message="The details read from the label photo are not saved yet. If you close the form now, they are lost."
+        onClose={() => setAskingToDiscard(false)}
+        actions={
+          <>
+            {/* Focus starts on the choice that loses nothing. */}
+            <Button variant="secondary" onClick={() => setAskingToDiscard(false)} autoFocus>
+              Keep editing
+            </Button>
+            <Button variant="danger" onClick={onCancel}>
+              Discard
+            </Button>
+          </>
+        }
+      />
     </FormSheet>
   );
 }

@@ -7,8 +7,10 @@ import { failureText } from '../../ui/use-submit';
 import { extractionFoundSomething } from './prescription-form-values';
 
 // The prescription form's label photo: choosing it (a photo only: the label is read from an image), its
-// preview, and reading the details from it (online only). A photo read is on the server already: the
-// prescription then points at it instead of uploading it again.
+// preview, and reading the details from it (online only). Reading starts as soon as a photo is chosen: a
+// person who just took the picture should not have to find a second button; "Read again" is there for a
+// reading that failed or was made offline. A photo read is on the server already: the prescription then
+// points at it instead of uploading it again.
 
 export const PHOTO_TYPES = ACCEPTED_UPLOAD_TYPES.prescription.filter((type) => type.startsWith('image/'));
 export const PHOTO_TYPE_MESSAGE = 'Choose a photo of the label (PNG, JPEG or WebP).';
@@ -30,24 +32,12 @@ export function useLabelPhoto({
   const [uploadedKey, setUploadedKey] = useState<string | null>(null);
   const [reading, setReading] = useState<Reading>({ state: 'idle' });
   const [readFailure, setReadFailure] = useState<string | null>(null);
+  /** A reading put its findings into the form: closing the form then asks before throwing them away. */
+  const [filledForm, setFilledForm] = useState(false);
   const previewUrl = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => (previewUrl ? URL.revokeObjectURL(previewUrl) : undefined), [previewUrl]);
 
-  const choose = (chosen: File | undefined) => {
-    const problem = chosen
-      ? chosen.type.startsWith('image/')
-        ? uploadProblem('prescription', chosen)
-        : PHOTO_TYPE_MESSAGE
-      : null;
-    setError(problem);
-    setFile(chosen && !problem ? chosen : null);
-    setUploadedKey(null);
-    setReading({ state: 'idle' });
-    setReadFailure(null);
-  };
-
-  const read = async () => {
-    if (!file) return;
+  const read = async (photo: File) => {
     setReadFailure(null);
     if (!navigator.onLine) {
       setReadFailure(PRESCRIPTION_OCR_MESSAGES.offline);
@@ -55,10 +45,13 @@ export function useLabelPhoto({
     }
     setReading({ state: 'reading' });
     try {
-      const result = await readLabelPhoto(file, { patientId });
+      const result = await readLabelPhoto(photo, { patientId });
       setUploadedKey(result.key);
       const found = extractionFoundSomething(result.extraction);
-      if (found) onRead(result.extraction);
+      if (found) {
+        onRead(result.extraction);
+        setFilledForm(true);
+      }
       setReading({
         state: 'read',
         message: found ? PRESCRIPTION_OCR_MESSAGES.read : PRESCRIPTION_OCR_MESSAGES.nothingFound,
@@ -67,6 +60,21 @@ export function useLabelPhoto({
       setReading({ state: 'idle' });
       setReadFailure(failureText(READ_FAILED)(failure));
     }
+  };
+
+  const choose = (chosen: File | undefined) => {
+    const problem = chosen
+      ? chosen.type.startsWith('image/')
+        ? uploadProblem('prescription', chosen)
+        : PHOTO_TYPE_MESSAGE
+      : null;
+    setError(problem);
+    const accepted = chosen && !problem ? chosen : null;
+    setFile(accepted);
+    setUploadedKey(null);
+    setReading({ state: 'idle' });
+    setReadFailure(null);
+    if (accepted) void read(accepted);
   };
 
   /** What a save attaches: the photo read (its key), the photo chosen, or nothing. */
@@ -82,8 +90,13 @@ export function useLabelPhoto({
     reading,
     readFailure,
     canRead: file !== null && reading.state !== 'reading',
+    /** A reading was tried for the photo chosen (its button then says "Read again"). */
+    tried: reading.state === 'read' || readFailure !== null,
+    filledForm,
     choose,
-    read: () => void read(),
+    read: () => {
+      if (file) void read(file);
+    },
     photo,
   };
 }
