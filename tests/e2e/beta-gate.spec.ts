@@ -53,6 +53,17 @@ test('until the policy is accepted, only the policy, the legal pages and signing
     ]);
     await expectNoHorizontalOverflow(page);
     await expectTapTargets(page.locator('button:visible, footer a:visible'));
+    // Every statement's box is the same size, however long the statement beside it; each row is a
+    // 44 px target.
+    const boxes = await page.getByRole('checkbox').evaluateAll((inputs) =>
+      inputs.map((input) => {
+        const { width, height } = input.getBoundingClientRect();
+        return `${Math.round(width)}x${Math.round(height)}`;
+      }),
+    );
+    expect(boxes.length).toBeGreaterThan(1);
+    expect(new Set(boxes).size, boxes.join(', ')).toBe(1);
+    await expectTapTargets(page.locator('form[aria-label="Beta policy acknowledgements"] label'));
     await expectNoAxeViolations(page);
   });
 

@@ -156,6 +156,8 @@ test.describe('at 390x844', () => {
     // The saved card takes the focus and shows it all in words.
     const metformin = card(page, 'Metformin 500 mg');
     await expect(metformin).toBeFocused();
+    // The strength is in the card's heading, and said once.
+    expect((await metformin.textContent())?.match(/500 mg/g)?.length).toBe(1);
     await expect(metformin).toContainText('Active');
     await expect(metformin.getByRole('list', { name: 'Dose times of Metformin 500 mg' })).toHaveText(
       /(8:00 AM|08:00)\s*(8:00 PM|20:00)/,
@@ -329,6 +331,7 @@ test.describe('at 1280x800', () => {
     await signIn(page, patient);
     await openPrescriptions(page);
     await expect(card(page, 'Atorvastatin 20 mg')).toContainText(/10:00 PM|22:00/);
+    expect((await card(page, 'Atorvastatin 20 mg').textContent())?.match(/20 mg/g)?.length).toBe(1);
     // No fixed times: it says so in words.
     await expect(card(page, 'Ibuprofen 400 mg')).toContainText('As needed');
     await checkScreen(page, listTargets(page));

@@ -15,7 +15,12 @@ import {
   EMPTY_LAB_FORM,
   withExtraction,
 } from '../../../src/app/features/lab-reports/lab-report-form-values';
-import { numericValue, parseRange, trendSeries } from '../../../src/app/features/lab-reports/lab-trends-data';
+import {
+  numericValue,
+  parseRange,
+  trendSeries,
+  valueScale,
+} from '../../../src/app/features/lab-reports/lab-trends-data';
 import { displayDate } from '../../../src/app/features/lab-reports/lab-report-format';
 
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
@@ -143,6 +148,30 @@ describe('pure parts', () => {
     expect(series.find((item) => item.key === 'name:glucose')?.points[0]?.outside).toBe('low');
   });
 
+  it("marks a trend chart's axis with round numbers that span its points and range", () => {
+    const points = [5.2, 4.1, 5.9].map((value, index) => ({
+      reportId: `r${index}`,
+      date: `2026-0${index + 1}-01`,
+      value,
+      text: String(value),
+      unit: 'mmol/L',
+      flag: '' as const,
+      range: '3.4-6.1',
+      outside: null,
+    }));
+    const { min, max, ticks } = valueScale({ points, bounds: { low: 3.4, high: 6.1 } });
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    // Evenly spaced, each a whole number of tenths, never a value such as 6.64 or 3.76.
+    const step = (ticks[1] ?? 0) - (ticks[0] ?? 0);
+    for (const [index, tick] of ticks.entries()) {
+      expect(Math.abs(tick * 10 - Math.round(tick * 10))).toBeLessThan(1e-9);
+      expect(tick - (ticks[0] ?? 0)).toBeCloseTo(index * step, 9);
+    }
+    expect([min, max]).toEqual([ticks[0], ticks.at(-1)]);
+    expect(min).toBeLessThanOrEqual(3.4);
+    expect(max).toBeGreaterThanOrEqual(6.1);
+  });
+
   it('fits a photo within 3000 px, keeping its shape; names the JPEG', () => {
     expect(fitWithin(6000, 4000)).toEqual({ width: 3000, height: 2000, scaled: true });
     expect(fitWithin(3024, 4032)).toEqual({ width: 2250, height: 3000, scaled: true });
@@ -230,7 +259,8 @@ describe('history', () => {
     const card = (await screen.findByRole('heading', { name: 'Lipid Panel' })).closest('li') as HTMLElement;
     expect(card.textContent).toContain('Report Date:2026/03/14');
     expect(card.textContent).toContain('Doctor:Dr. Ada Lovelace');
-    expect(card.textContent).toContain('Type:Lipid Panel');
+    // The type is the card's heading, and is not said again among its facts.
+    expect(card.textContent?.match(/Lipid Panel/g)?.length).toBe(1);
     expect(within(card).getByRole('button', { name: 'Preview Lipid Panel of 2026/03/14' })).toBeTruthy();
     expect(within(card).queryByRole('button', { name: /Edit|Delete/ })).toBeNull();
     unmount();

@@ -241,6 +241,8 @@ describe('screen', () => {
     );
     const heading = await screen.findByRole('heading', { name: 'Alpha 5 mg' });
     const card = heading.closest('li') as HTMLElement;
+    // The strength is in the heading, and said once on the card.
+    expect(card.textContent?.match(/5 mg/g)?.length).toBe(1);
     expect(within(card).queryAllByRole('button')).toHaveLength(0);
     expect(screen.queryByRole('button', { name: /Add/ })).toBeNull();
   });

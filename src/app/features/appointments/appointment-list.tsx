@@ -55,7 +55,10 @@ function DoctorOfAppointment({
       <div className="flex flex-wrap gap-x-4">
         <a href={mapHref(doctor)} target="_blank" rel="noopener noreferrer" className={linkClass}>
           <MapPin aria-hidden="true" className="h-4 w-4 shrink-0" />
-          {doctor.address}, {doctor.city}
+          <span>
+            <span className="font-normal text-muted">Doctor’s office: </span>
+            {doctor.address}, {doctor.city}
+          </span>
           <span className="sr-only"> (opens a map)</span>
         </a>
         {doctor.phone ? (
@@ -154,11 +157,18 @@ function AppointmentItem({
           {formatDateTime(appointment.appointment_date, { zone: appointment.time_zone })}
         </p>
         <DoctorOfAppointment doctorId={appointment.doctor_id} doctor={doctor} />
+        {/* Labelled: beside the doctor's office, a bare second address leaves the person to guess where to go. */}
         {appointment.location ? (
-          <p className="text-small text-muted [overflow-wrap:anywhere]">{appointment.location}</p>
+          <p className="text-small text-muted [overflow-wrap:anywhere]" data-testid="appointment-location">
+            <span className="font-semibold text-text">Location: </span>
+            {appointment.location}
+          </p>
         ) : null}
         {appointment.notes ? (
-          <p className="text-small text-muted [overflow-wrap:anywhere]">{appointment.notes}</p>
+          <p className="text-small text-muted [overflow-wrap:anywhere]">
+            <span className="font-semibold text-text">Notes: </span>
+            {appointment.notes}
+          </p>
         ) : null}
         {addedBy ? (
           <p className="text-small text-muted" data-testid="added-by">

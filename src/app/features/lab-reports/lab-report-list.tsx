@@ -66,12 +66,10 @@ export function LabReportList({
           {state(report)}
         </>
       ),
-      // A card has the type as its heading: its facts are the date and the type, its state under them.
+      // A card has the type as its heading, so its facts are only the date (the type again would say it
+      // twice), its state under them.
       card: (report) => ({
-        facts: [
-          { term: 'Report Date', value: displayDate(report.report_date) },
-          { term: 'Type', value: report.report_type },
-        ],
+        facts: [{ term: 'Report Date', value: displayDate(report.report_date) }],
         after: state(report),
       }),
     },

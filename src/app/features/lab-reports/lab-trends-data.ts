@@ -1,5 +1,6 @@
 import type { LabReport } from '../../../domain/lab-reports';
 import type { LabFlag } from '../../../domain/lab-results';
+import { roundTicks } from '../../ui/chart/chart-geometry';
 
 // The Trends view's data: each test followed across the patient's reports (by its LOINC code when
 // extraction recognised it, else by its name), its numeric values over time, and its reference range as
@@ -114,19 +115,28 @@ export function trendSeries(reports: readonly LabReport[]): TrendSeries[] {
   return [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The value scale of a chart: the points and the band, with a margin, never a zero-height span. */
-export function valueScale(series: Pick<TrendSeries, 'points' | 'bounds'>): { min: number; max: number } {
+/**
+ * The value scale of a chart: the points and the band, with a margin, never a zero-height span, widened
+ * to round ticks for its axis.
+ */
+export function valueScale(series: Pick<TrendSeries, 'points' | 'bounds'>): {
+  min: number;
+  max: number;
+  ticks: number[];
+} {
   const values = series.points.map((point) => point.value);
   if (series.bounds?.low !== null && series.bounds?.low !== undefined) values.push(series.bounds.low);
   if (series.bounds?.high !== null && series.bounds?.high !== undefined) values.push(series.bounds.high);
   let min = Math.min(...values);
   let max = Math.max(...values);
-  if (!Number.isFinite(min) || !Number.isFinite(max)) return { min: 0, max: 1 };
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return { min: 0, max: 1, ticks: [0, 0.5, 1] };
   if (min === max) {
     const pad = Math.abs(min) * 0.1 || 1;
     min -= pad;
     max += pad;
   }
   const margin = (max - min) * 0.1;
-  return { min: min - margin, max: max + margin };
+  // The axis reads round numbers (4, 5, 6, 7, not 6.64 / 5.2 / 3.76): the scale spans its ticks.
+  const ticks = roundTicks(min - margin, max + margin);
+  return { min: ticks[0] ?? min - margin, max: ticks.at(-1) ?? max + margin, ticks };
 }

@@ -58,7 +58,7 @@ function outsideWords(point: TrendPoint): string {
 
 function TrendChart({ series }: { series: TrendSeries }) {
   const headingId = useId();
-  const { min, max } = valueScale(series);
+  const { min, max, ticks } = valueScale(series);
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const y = (value: number) => TOP + ((max - value) / (max - min)) * plotHeight;
@@ -112,9 +112,17 @@ function TrendChart({ series }: { series: TrendSeries }) {
           y2={TOP + plotHeight}
           className="stroke-border-strong"
         />
-        {[max, (max + min) / 2, min].map((tick) => (
-          <text key={tick} x={LEFT - 4} y={y(tick) + 4} textAnchor="end" fontSize={11} className="fill-muted">
-            {Number(tick.toPrecision(3))}
+        {ticks.map((tick) => (
+          <text
+            key={tick}
+            x={LEFT - 4}
+            y={y(tick) + 4}
+            textAnchor="end"
+            fontSize={11}
+            className="fill-muted"
+            data-testid="trend-tick"
+          >
+            {tick}
           </text>
         ))}
         <path d={path} fill="none" strokeWidth={2} className="stroke-primary" />

@@ -113,10 +113,11 @@ export function BetaPolicyPage() {
               <fieldset className="space-y-3">
                 <legend className="mb-2 font-semibold">Please confirm each point</legend>
                 {BETA_POLICY_ACKNOWLEDGEMENTS.map((item) => (
-                  <label key={item.key} className="flex items-start gap-3">
+                  <label key={item.key} className="flex min-h-11 cursor-pointer items-start gap-3 py-1">
+                    {/* shrink-0: beside a long statement a flex item would shrink, and the boxes differ. */}
                     <input
                       type="checkbox"
-                      className="mt-1 h-5 w-5"
+                      className="mt-0.5 h-5 w-5 shrink-0 accent-primary"
                       checked={ticked[item.key]}
                       onChange={(event) =>
                         setTicked((previous) => ({ ...previous, [item.key]: event.target.checked }))

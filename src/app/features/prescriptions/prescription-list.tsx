@@ -102,10 +102,8 @@ function PrescriptionCard({
           <h3 id={headingId} className="text-title leading-tight text-text [overflow-wrap:anywhere]">
             {label}
           </h3>
-          <p className="text-muted">
-            {FORM_LABELS[prescription.form]}
-            {prescription.strength ? ` · ${prescription.strength}` : ''}
-          </p>
+          {/* The strength is in the heading already (medicineLabel). */}
+          <p className="text-muted">{FORM_LABELS[prescription.form]}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           <Badge tone={STATUS_TONES[prescription.status]}>
