@@ -5,7 +5,15 @@ import { expect, test } from './fixtures';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import { buildApp } from '../../src/server/app';
-import { bearer, serverAppointments, waitForServiceWorker } from './support';
+import type { Locator, Page } from '@playwright/test';
+import {
+  atEachViewport,
+  bearer,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  serverAppointments,
+  waitForServiceWorker,
+} from './support';
 
 type ToastSeen = {
   text: string;
@@ -61,6 +69,138 @@ test('toasts appear bottom-center and close after 2000 ms', async ({ page, patie
     expect(box.y).toBeGreaterThan(seen.viewport.height * 0.75);
     expect((seen.goneAt ?? 0) - seen.shownAt).toBeGreaterThan(1000);
   }
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The boxes of `targets` that are on screen now. */
+async function visibleBoxes(targets: Locator): Promise<{ name: string; box: Box }[]> {
+  const boxes: { name: string; box: Box }[] = [];
+  for (const target of await targets.all()) {
+    const box = (await target.isVisible()) ? await target.boundingBox() : null;
+    const name = await target.evaluate(
+      (element) =>
+        element.getAttribute('aria-label') ??
+        ((element as HTMLInputElement).labels?.[0] ?? element).textContent?.trim() ??
+        '',
+    );
+    if (box && box.width > 0 && box.height > 0) boxes.push({ name, box });
+  }
+  return boxes;
+}
+
+/** Stops the page's clock about now: its timers wait until it resumes. */
+async function pauseClock(page: Page) {
+  // The page's time runs on between reading it and pausing: a moment later is asked for, again if passed.
+  for (let attempt = 0; ; attempt += 1) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + 200);
+      return;
+    } catch (error) {
+      if (attempt === 5 || !String(error).includes('to the past')) throw error;
+    }
+  }
+}
+
+/**
+ * The person enters a blood pressure, and while its toast still shows, opens the sheet for a pulse: the
+ * toast stands clear of everything there is to tap in that sheet and of the tab bar, is read out (it is
+ * in the accessibility tree), fits the screen, and the sheet's Save takes the tap. The page's clock stands
+ * still from the first save to that tap, so the toast (2 s) is there whatever the machine's speed.
+ */
+async function toastWhileSheetOpen(page: Page, pulse: string) {
+  // The toasts of the pass before have gone.
+  await expect(page.locator('[data-rht-toaster] [role="status"]')).toHaveCount(0);
+  const quickAdd = page.getByTestId('vital-quick-add');
+  await quickAdd.getByRole('button', { name: 'Blood pressure' }).click();
+  const first = page.getByRole('dialog', { name: 'New blood pressure reading' });
+  await first.getByRole('textbox', { name: 'Top number (systolic)' }).fill('121');
+  await first.getByRole('textbox', { name: 'Bottom number (diastolic)' }).fill('79');
+  await pauseClock(page);
+  await first.getByRole('button', { name: 'Save' }).click();
+  await expect(first).toBeHidden();
+  const toast = page.getByRole('status').filter({ hasText: 'Reading saved.' });
+  await expect(toast).toBeVisible();
+
+  await quickAdd.getByRole('button', { name: 'Pulse' }).click();
+  const sheet = page.getByRole('dialog', { name: 'New pulse reading' });
+  const save = sheet.getByRole('button', { name: 'Save' });
+  await expect(save).toBeVisible();
+  // Read out while the sheet is open: the toast is not in the part of the page the open dialog hides.
+  await expect(toast).toBeVisible();
+  // Measured once the toast has moved to its place and its entrance has ended (its spinner, behind the
+  // icon, turns for good).
+  await expect
+    .poll(() =>
+      toast.evaluate((element) =>
+        element
+          .closest('[data-rht-toaster] > div')
+          ?.getAnimations({ subtree: true })
+          .some(
+            (animation) =>
+              animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity,
+          ),
+      ),
+    )
+    .toBe(false);
+  const toastBox = await toast.boundingBox();
+  expect(toastBox, 'the toast is drawn').toBeTruthy();
+  if (!toastBox) return;
+  const viewport = page.viewportSize() ?? { width: 0, height: 0 };
+  expect(toastBox.x).toBeGreaterThanOrEqual(0);
+  expect(toastBox.y).toBeGreaterThanOrEqual(0);
+  expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(viewport.width);
+  expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(viewport.height);
+  await expectNoHorizontalOverflow(page);
+  const targets = await visibleBoxes(sheet.locator('button, input, select, textarea, a'));
+  expect(targets.map(({ name }) => name)).toEqual(expect.arrayContaining(['Save', 'Cancel']));
+  const tabBar = page.getByTestId('tab-bar');
+  if (await tabBar.isVisible())
+    targets.push(...(await visibleBoxes(tabBar)).map(({ box }) => ({ name: 'the tab bar', box })));
+  for (const { name, box } of targets) expect(overlap(toastBox, box), `the toast covers ${name}`).toBe(false);
+  // Nor any of the sheet: a tall one leaves the toasts their band, and what scrolls in it never passes under.
+  const panel = await page.getByTestId('vital-sheet').boundingBox();
+  expect(panel && overlap(toastBox, panel), 'the toast covers the sheet').toBe(false);
+
+  // axe on the open sheet with the toast in its place. axe waits on timers, so the clock runs meanwhile,
+  // and the pointer rests on the toast, which keeps it (react-hot-toast pauses a toast under the pointer).
+  await toast.hover();
+  await page.clock.resume();
+  await expectNoAxeViolations(page, { withToast: true });
+  await expect(toast).toBeVisible();
+  await pauseClock(page);
+
+  // The tap lands on Save while the toast shows.
+  await sheet.getByRole('textbox', { name: 'Pulse' }).fill(pulse);
+  await save.click();
+  await expect(sheet).toBeHidden();
+  // The first toast still shows: the tap came while it did.
+  await expect(toast.first()).toBeVisible();
+  await page.clock.resume();
+  await expect(page.getByTestId('vital-latest').getByText(`${pulse} bpm`)).toBeVisible();
+}
+
+test('a toast that comes while a sheet is open stands clear of its buttons and of the tab bar', async ({
+  patientPage: page,
+}) => {
+  await page.clock.install();
+  await page.goto('/vitals');
+  await expect(page.getByRole('heading', { level: 1, name: 'Vitals' })).toBeVisible();
+  // The toasts' library is there (it loads after the first screen, on timers the clock would hold).
+  await expect(page.locator('[data-rht-toaster]')).toBeAttached();
+  let pulse = 60;
+  await atEachViewport(page, async () => {
+    pulse += 1;
+    await toastWhileSheetOpen(page, String(pulse));
+  });
+  // With the browser's text at 200% on a phone, the toast still fits above the taller sheet.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+  await toastWhileSheetOpen(page, '72');
 });
 
 test("a waiting new version offers 'A new version is available - Reload', and Reload switches to it", async ({

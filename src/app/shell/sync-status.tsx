@@ -8,6 +8,8 @@ import { syncNow } from '../../local/sync-trigger';
 import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/button';
 import { useOnline } from '../ui/use-online';
+import { useCountAsOpenSheet } from '../ui/open-sheets';
+import { useWideScreen } from '../ui/use-wide-screen';
 import { describeChange, typedValuesOf, type TypedValue } from './refused-changes';
 
 // The sync status in the header: online or offline, how many changes wait, when the last sync finished,
@@ -79,12 +81,14 @@ export function SyncStatus() {
       </PopoverButton>
       {/* On a phone: a bottom sheet over a dimmed page, within thumb reach and never off screen. From 768 px:
           a panel under the header, right-aligned and never wider than the screen. Not portalled, so it stays
-          in the header's landmark and in the tab order right after the button. */}
+          in the header's landmark and in the tab order right after the button. While it is a bottom sheet, the
+          toasts stand at the top, in the band it leaves free (ui/sheet.tsx). */}
       <PopoverBackdrop className="fixed inset-0 z-40 bg-black/50 md:hidden" />
       <PopoverPanel
         data-testid="sync-status-panel"
-        className="fixed inset-x-0 bottom-0 z-50 max-h-[calc(100dvh-env(safe-area-inset-top)-1rem)] overflow-y-auto rounded-t-sheet bg-surface px-4 pt-4 pb-[calc(1rem+env(safe-area-inset-bottom))] text-text shadow-overlay ring-1 ring-border md:absolute md:inset-x-auto md:top-full md:right-2 md:bottom-auto md:mt-1 md:max-h-[calc(100dvh-8rem)] md:w-[min(24rem,calc(100vw_-_1rem))] md:rounded-card md:p-4"
+        className="fixed inset-x-0 bottom-0 z-50 max-h-[calc(100dvh-var(--kc-toast-band))] overflow-y-auto rounded-t-sheet bg-surface px-4 pt-4 pb-[calc(1rem+env(safe-area-inset-bottom))] text-text shadow-overlay ring-1 ring-border md:absolute md:inset-x-auto md:top-full md:right-2 md:bottom-auto md:mt-1 md:max-h-[calc(100dvh-8rem)] md:w-[min(24rem,calc(100vw_-_1rem))] md:rounded-card md:p-4"
       >
+        <CountAsSheetOnPhone />
         <h2 className="text-heading text-text">Sync status</h2>
         <p className="mt-2 text-small text-text">
           {online ? 'Online' : 'Offline: changes are kept on this device and sent when you are back online.'}
@@ -114,6 +118,12 @@ export function SyncStatus() {
       </PopoverPanel>
     </Popover>
   );
+}
+
+/** Rendered inside the open panel: on a phone it is a sheet like the others (ui/open-sheets.ts). */
+function CountAsSheetOnPhone() {
+  useCountAsOpenSheet(!useWideScreen());
+  return null;
 }
 
 const STATE_CLASS = {

@@ -6,10 +6,13 @@ import { DataList, type DataColumn } from '../../../src/app/ui/data-list';
 import { TextField } from '../../../src/app/ui/fields';
 import { DateRangeFields, FilterBar } from '../../../src/app/ui/filter-bar';
 import { Form, useFormSubmit } from '../../../src/app/ui/form';
+import { useCountAsOpenSheet, useSheetOpen } from '../../../src/app/ui/open-sheets';
+import { Sheet } from '../../../src/app/ui/sheet';
 import { useSchemaForm } from '../../../src/app/ui/use-schema-form';
 
 // The app's UI kit (src/app/ui): when a form's messages show, the one submit path, a list that is a table
-// on a desk and cards on a phone with the same content, and the filter bar.
+// on a desk and cards on a phone with the same content, the filter bar, and whether a sheet is open (where
+// the toasts stand follows it).
 
 afterEach(() => {
   cleanup();
@@ -223,5 +226,47 @@ describe('FilterBar', () => {
     expect(within(filters).queryByRole('alert')).toBeNull();
     fireEvent.click(within(filters).getByRole('button', { name: 'Clear Filters' }));
     expect(onClear).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('useSheetOpen: whether a sheet or dialog is open', () => {
+  it('is true while any one is open, until the last closes', () => {
+    const seen = renderHook(() => useSheetOpen());
+    expect(seen.result.current).toBe(false);
+    const first = renderHook(({ open }) => useCountAsOpenSheet(open), { initialProps: { open: true } });
+    const second = renderHook(({ open }) => useCountAsOpenSheet(open), { initialProps: { open: false } });
+    expect(seen.result.current).toBe(true);
+    second.rerender({ open: true });
+    first.rerender({ open: false });
+    expect(seen.result.current).toBe(true);
+    second.unmount();
+    expect(seen.result.current).toBe(false);
+    first.unmount();
+    expect(seen.result.current).toBe(false);
+  });
+
+  it('follows a Sheet opening and closing', () => {
+    function Screen() {
+      const [open, setOpen] = useState(false);
+      const sheetOpen = useSheetOpen();
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            {sheetOpen ? 'A sheet is open' : 'Open'}
+          </button>
+          <Sheet open={open} onClose={() => setOpen(false)} title="Details">
+            <button type="button" onClick={() => setOpen(false)}>
+              Close
+            </button>
+          </Sheet>
+        </>
+      );
+    }
+    render(<Screen />);
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(screen.getByRole('dialog', { name: 'Details' })).toBeTruthy();
+    expect(screen.getByText('A sheet is open')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.getByRole('button', { name: 'Open', hidden: true })).toBeTruthy();
   });
 });
