@@ -383,6 +383,35 @@ test.describe('at 390x844', () => {
     await expect(page.getByText(TEXT.needsConnection)).toHaveCount(2); // the note and the toast
     await expect(page).toHaveURL(/\/subscription$/);
     await checkScreen(page);
+
+    // The error belongs to this page: going to another closes it. The page's clock stands still from
+    // here, so the toast's own 2 s cannot be what closes it.
+    await page.clock.install();
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' }).click();
+    const toast = page
+      .locator('[data-rht-toaster] [role="status"]')
+      .filter({ hasText: TEXT.needsConnection });
+    await expect(toast).toBeVisible();
+    await page.getByTestId('tab-bar').getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    // Closing fades it out (and takes it away a second later, on the stopped clock: never here).
+    await expect
+      .poll(() =>
+        toast.evaluateAll((found) =>
+          found.map((element) => {
+            let opacity = 1;
+            for (
+              let node: Element | null = element;
+              node && !node.matches('[data-rht-toaster]');
+              node = node.parentElement
+            )
+              opacity = Math.min(opacity, Number(getComputedStyle(node).opacity));
+            return opacity;
+          }),
+        ),
+      )
+      .toEqual([0]);
     await context.setOffline(false);
   });
 });

@@ -1,6 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { Toaster } from 'react-hot-toast';
+import { useLocation } from '@tanstack/react-router';
+import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { useSheetOpen } from '../ui/open-sheets';
 
 // Loaded from here, not with the root: its chunk names stay out of the first screens' preload list.
@@ -17,9 +18,14 @@ const SpokenToasts = lazy(() =>
  *
  * They are rendered beside the app's root, not in it: an open dialog makes the rest of the app inert and
  * hidden from screen readers (Headless UI), and the toasts that come meanwhile are read out and tappable.
+ *
+ * An error belongs to the page where it happened: moving to another page closes the error toasts, so
+ * "could not be saved" never sits over a screen it does not concern. A change the server refused
+ * (`failed-...`) is about the person's records wherever they are, and keeps its few seconds.
  */
 export function AppToaster() {
   const sheetOpen = useSheetOpen();
+  useErrorToastsCloseWithTheirPage();
   return (
     <>
       <Suspense fallback={null}>
@@ -42,4 +48,21 @@ export function AppToaster() {
       )}
     </>
   );
+}
+
+function useErrorToastsCloseWithTheirPage(): void {
+  const pathname = useLocation({ select: (location) => location.pathname });
+  const { toasts } = useToasterStore();
+  const shown = useRef(toasts);
+  useEffect(() => {
+    shown.current = toasts;
+  }, [toasts]);
+  const page = useRef(pathname);
+  useEffect(() => {
+    if (page.current === pathname) return;
+    page.current = pathname;
+    for (const shownToast of shown.current)
+      if (shownToast.type === 'error' && shownToast.visible && !shownToast.id.startsWith('failed-'))
+        toast.dismiss(shownToast.id);
+  }, [pathname]);
 }
