@@ -80,3 +80,35 @@ const LABELS = new Map<string, string>(
 export function permissionLabels(values: readonly string[]): string[] {
   return values.map((value) => LABELS.get(value) ?? value);
 }
+
+/**
+ * Ready-made choices for granting (or asking for) permissions, each a set of the catalogue's boxes: a
+ * person who just wants "my daughter can help with my medicines" should not have to know which of 23
+ * boxes that is. Each group's Read permission is its first.
+ */
+const READ_PERMISSIONS: readonly Permission[] = PERMISSION_CATALOGUE.flatMap((group) =>
+  group.permissions.slice(0, 1).map((permission) => permission.value),
+);
+
+export const PERMISSION_PRESETS: readonly {
+  name: string;
+  /** What the caregiver may then do, in one sentence. */
+  means: string;
+  permissions: readonly Permission[];
+}[] = [
+  {
+    name: 'View only',
+    means: 'See everything the patient keeps here, and change nothing.',
+    permissions: READ_PERMISSIONS,
+  },
+  {
+    name: 'Help with medicines',
+    means: 'See everything, add medicines and mark doses as taken.',
+    permissions: [...READ_PERMISSIONS, 'AddPrescription', 'EditPrescription'],
+  },
+  {
+    name: 'Full help',
+    means: 'Every permission in the list: see, add, change and remove records.',
+    permissions: PERMISSIONS,
+  },
+];

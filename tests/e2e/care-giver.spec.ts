@@ -77,6 +77,25 @@ test.describe('on a phone', () => {
     await form.getByRole('combobox', { name: 'Family member' }).selectOption('Yes');
     await form.getByRole('textbox', { name: 'Relationship' }).fill('Daughter');
     await form.getByRole('textbox', { name: 'Phone number' }).fill('+1 212 555 0100');
+
+    // A ready-made choice ticks its boxes, and each permission says what it lets the caregiver do.
+    const medicines = form.getByRole('button', { name: /^Help with medicines/ });
+    await medicines.click();
+    await expect(medicines).toHaveAttribute('aria-pressed', 'true');
+    await form.getByRole('button', { name: /^Prescription \d+ of \d+$/ }).click();
+    await expect(form.getByRole('checkbox', { name: 'Edit Prescription' })).toBeChecked();
+    await expect(form.getByRole('checkbox', { name: 'Delete Prescription' })).not.toBeChecked();
+    await expect(form.getByText('Change a medicine and mark its doses as taken.')).toBeVisible();
+    await atEachViewport(page, async () => {
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalOverflow(page);
+      await expectTapTargets(form.getByRole('group', { name: 'Ready-made choices' }).getByRole('button'));
+    });
+    // Every box cleared, then two chosen by hand.
+    await form.getByRole('button', { name: /^Full help/ }).click();
+    for (const box of await form.getByRole('checkbox', { name: /^All .* permissions$/ }).all())
+      await box.uncheck();
+    await expect(medicines).toHaveAttribute('aria-pressed', 'false');
     await form.getByRole('button', { name: /^Appointment \d+ of \d+$/ }).click();
     await form.getByRole('checkbox', { name: 'Read Appointment' }).check();
     await form.getByRole('checkbox', { name: 'Add Appointment' }).check();

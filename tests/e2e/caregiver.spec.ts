@@ -156,7 +156,11 @@ test.describe('on a phone', () => {
     await expect(read).toBeChecked();
     await expect(read).toBeDisabled();
     const add = page.getByRole('checkbox', { name: 'Add Appointment' });
-    await expect(add).toHaveAccessibleDescription('Book a new appointment');
+    // What it would let them do, in a sentence on the page, and the catalogue's own words.
+    await expect(page.getByText('Book a new appointment for the patient.')).toBeVisible();
+    await expect(add).toHaveAccessibleDescription(
+      'Book a new appointment for the patient. Book a new appointment',
+    );
     // With a mouse the description is a tooltip: shown on hover (and on focus), hidden otherwise.
     const tooltip = page.getByRole('tooltip', { name: 'Book a new appointment' });
     await expect(tooltip).toBeHidden();

@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronDown } from 'lucide-react';
-import { PERMISSION_CATALOGUE, type Permission } from '../../domain/permissions';
+import { PERMISSION_CATALOGUE, PERMISSION_PRESETS, type Permission } from '../../domain/permissions';
 
 // The permission catalogue (domain/permissions.ts) as a form control ('Request Additional
-// Permissions'): one expandable section per resource, a tri-state checkbox per section, and a checkbox per
-// permission whose description is its tooltip. A tooltip alone would leave phones (no hover) and screen
-// readers without it, so the description is also the checkbox's accessible description and, on a device
-// without hover, printed under the label.
+// Permissions'): ready-made choices first (View only, Help with medicines, Full help: each ticks its
+// boxes, which stay open to change), then one expandable section per resource, a tri-state checkbox per
+// section, and a checkbox per permission. Under each permission's name is what it lets the caregiver do, in
+// one plain sentence; the catalogue's short description is its tooltip where there is hover. Both are the
+// checkbox's accessible description.
 
 type Props = {
   value: readonly Permission[];
@@ -33,9 +34,35 @@ export function PermissionPicker({ value, onChange, locked = [], legend, idPrefi
   const lockedSet = new Set(locked);
   const chosen = new Set(value.filter((permission) => !lockedSet.has(permission)));
   const change = (next: Set<Permission>) => onChange(inCatalogueOrder(next));
+  const held = new Set([...chosen, ...lockedSet]);
   return (
     <fieldset className="min-w-0">
       <legend className="mb-2 text-heading text-text">{legend}</legend>
+      <div role="group" aria-label="Ready-made choices" className="mb-3 grid gap-2 sm:grid-cols-3">
+        {PERMISSION_PRESETS.map((preset) => {
+          const exact =
+            preset.permissions.length === held.size &&
+            preset.permissions.every((permission) => held.has(permission));
+          return (
+            <button
+              key={preset.name}
+              type="button"
+              aria-pressed={exact}
+              onClick={() =>
+                change(new Set(preset.permissions.filter((permission) => !lockedSet.has(permission))))
+              }
+              className={`flex min-h-11 min-w-0 flex-col items-start rounded-control border px-3 py-2 text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-focus ${
+                exact
+                  ? 'border-primary bg-primary-soft'
+                  : 'border-border-strong bg-surface hover:bg-surface-muted'
+              }`}
+            >
+              <span className="font-semibold text-text">{preset.name}</span>
+              <span className="text-small text-muted">{preset.means}</span>
+            </button>
+          );
+        })}
+      </div>
       <div className="divide-y divide-border rounded-card ring-1 ring-border">
         {PERMISSION_CATALOGUE.map((group) => (
           <PermissionGroup
@@ -113,6 +140,7 @@ function PermissionGroup(props: {
             id={`${id}-${permission.value}`}
             label={permission.label}
             description={permission.description}
+            does={permission.does}
             checked={locked.has(permission.value) || chosen.has(permission.value)}
             locked={locked.has(permission.value)}
             onToggle={() => toggleOne(permission.value)}
@@ -154,16 +182,18 @@ function PermissionItem(props: {
   id: string;
   label: string;
   description: string;
+  does: string;
   checked: boolean;
   locked: boolean;
   onToggle: () => void;
 }) {
   const descriptionId = `${props.id}-description`;
+  const doesId = `${props.id}-does`;
   return (
     <li className="group relative rounded-control hover:bg-surface-muted">
       <label
         htmlFor={props.id}
-        className="flex min-h-11 cursor-pointer items-center gap-3 px-2 py-2 has-disabled:cursor-default [@media(hover:none)]:pb-0"
+        className="flex min-h-11 cursor-pointer items-center gap-3 px-2 pt-2 has-disabled:cursor-default"
       >
         <input
           id={props.id}
@@ -171,7 +201,7 @@ function PermissionItem(props: {
           className="h-5 w-5 shrink-0 accent-primary"
           checked={props.checked}
           disabled={props.locked}
-          aria-describedby={descriptionId}
+          aria-describedby={`${doesId} ${descriptionId}`}
           onChange={props.onToggle}
         />
         <span className="min-w-0 text-text">
@@ -184,11 +214,14 @@ function PermissionItem(props: {
           ) : null}
         </span>
       </label>
-      {/* Under the label where there is no hover (phones); a tooltip on hover or focus elsewhere. */}
+      <span id={doesId} className="block pr-2 pb-2 pl-10 text-small text-text">
+        {props.does}
+      </span>
+      {/* A tooltip on hover or focus; where there is no hover (phones) the sentence above says it. */}
       <span
         id={descriptionId}
         role="tooltip"
-        className="block pr-2 pb-2 pl-10 text-small text-muted [@media(hover:hover)]:pointer-events-none [@media(hover:hover)]:invisible [@media(hover:hover)]:absolute [@media(hover:hover)]:top-full [@media(hover:hover)]:left-10 [@media(hover:hover)]:z-10 [@media(hover:hover)]:-mt-1 [@media(hover:hover)]:w-max [@media(hover:hover)]:max-w-[calc(100%-3rem)] [@media(hover:hover)]:rounded-control [@media(hover:hover)]:bg-surface [@media(hover:hover)]:px-3 [@media(hover:hover)]:py-2 [@media(hover:hover)]:text-text [@media(hover:hover)]:shadow-overlay [@media(hover:hover)]:ring-1 [@media(hover:hover)]:ring-border [@media(hover:hover)]:group-focus-within:visible [@media(hover:hover)]:group-hover:visible"
+        className="block pr-2 pb-2 pl-10 text-small text-muted [@media(hover:none)]:hidden [@media(hover:hover)]:pointer-events-none [@media(hover:hover)]:invisible [@media(hover:hover)]:absolute [@media(hover:hover)]:top-full [@media(hover:hover)]:left-10 [@media(hover:hover)]:z-10 [@media(hover:hover)]:-mt-1 [@media(hover:hover)]:w-max [@media(hover:hover)]:max-w-[calc(100%-3rem)] [@media(hover:hover)]:rounded-control [@media(hover:hover)]:bg-surface [@media(hover:hover)]:px-3 [@media(hover:hover)]:py-2 [@media(hover:hover)]:text-text [@media(hover:hover)]:shadow-overlay [@media(hover:hover)]:ring-1 [@media(hover:hover)]:ring-border [@media(hover:hover)]:group-focus-within:visible [@media(hover:hover)]:group-hover:visible"
       >
         {props.description}
       </span>

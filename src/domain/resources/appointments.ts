@@ -10,10 +10,30 @@ export const appointmentsResource = declareResource<Appointment>()({
   catalogue: {
     resource: 'Appointment',
     permissions: [
-      { value: 'ReadAppointment', label: 'Read Appointment', description: 'View appointments' },
-      { value: 'AddAppointment', label: 'Add Appointment', description: 'Book a new appointment' },
-      { value: 'EditAppointment', label: 'Edit Appointment', description: 'Reschedule or modify' },
-      { value: 'DeleteAppointment', label: 'Delete Appointment', description: 'Cancel or remove' },
+      {
+        value: 'ReadAppointment',
+        label: 'Read Appointment',
+        description: 'View appointments',
+        does: "See the patient's appointments.",
+      },
+      {
+        value: 'AddAppointment',
+        label: 'Add Appointment',
+        description: 'Book a new appointment',
+        does: 'Book a new appointment for the patient.',
+      },
+      {
+        value: 'EditAppointment',
+        label: 'Edit Appointment',
+        description: 'Reschedule or modify',
+        does: 'Reschedule or change an appointment.',
+      },
+      {
+        value: 'DeleteAppointment',
+        label: 'Delete Appointment',
+        description: 'Cancel or remove',
+        does: 'Cancel or remove an appointment.',
+      },
     ],
   },
   permissions: {

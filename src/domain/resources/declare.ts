@@ -4,11 +4,16 @@
 // gathered in list.ts. Adding a resource is one declaration here, its record's schema, its write path on
 // the device and its server module (src/README.md, "Adding a resource").
 
-/** An entry of the permission catalogue: the value stored on a care link, its label and what it lets do. */
+/**
+ * An entry of the permission catalogue: the value stored on a care link, its label and short description
+ * (the product's own words, kept as they are), and what it lets a caregiver do, in one plain sentence for
+ * the person who grants or asks for it.
+ */
 export type PermissionEntry = {
   readonly value: string;
   readonly label: string;
   readonly description: string;
+  readonly does: string;
 };
 
 /** A group of the catalogue, as the permission picker shows it ("Appointment": Read, Add, Edit, Delete). */

@@ -10,13 +10,29 @@ export const doctorsResource = declareResource<MyDoctor>()({
   catalogue: {
     resource: 'Doctor',
     permissions: [
-      { value: 'ReadDoctor', label: 'Read Doctor', description: 'View list of associated doctors' },
-      { value: 'AddDoctors', label: 'Add Doctors', description: 'Add a doctor to the network' },
-      { value: 'DeleteDoctor', label: 'Delete Doctor', description: 'Remove a doctor' },
+      {
+        value: 'ReadDoctor',
+        label: 'Read Doctor',
+        description: 'View list of associated doctors',
+        does: "See the patient's doctors and how to reach them.",
+      },
+      {
+        value: 'AddDoctors',
+        label: 'Add Doctors',
+        description: 'Add a doctor to the network',
+        does: "Add a doctor from the directory to the patient's list.",
+      },
+      {
+        value: 'DeleteDoctor',
+        label: 'Delete Doctor',
+        description: 'Remove a doctor',
+        does: "Remove a doctor from the patient's list.",
+      },
       {
         value: 'ViewDoctorProfile',
         label: 'View Doctor Profile',
         description: 'View detailed profile and qualifications',
+        does: "Open a doctor's full profile, with their qualifications.",
       },
     ],
   },

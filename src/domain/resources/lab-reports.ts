@@ -10,10 +10,30 @@ export const labReportsResource = declareResource<LabReport>()({
   catalogue: {
     resource: 'Lab Report',
     permissions: [
-      { value: 'ReadLabReport', label: 'Read Lab Report', description: 'View lab reports' },
-      { value: 'AddLabReport', label: 'Add Lab Report', description: 'Upload a lab report' },
-      { value: 'EditLabReport', label: 'Edit Lab Report', description: 'Change a lab report' },
-      { value: 'DeleteLabReport', label: 'Delete Lab Report', description: 'Remove a lab report' },
+      {
+        value: 'ReadLabReport',
+        label: 'Read Lab Report',
+        description: 'View lab reports',
+        does: 'See lab reports, their files and the latest results.',
+      },
+      {
+        value: 'AddLabReport',
+        label: 'Add Lab Report',
+        description: 'Upload a lab report',
+        does: 'Upload a lab report and have its results read.',
+      },
+      {
+        value: 'EditLabReport',
+        label: 'Edit Lab Report',
+        description: 'Change a lab report',
+        does: 'Correct a lab report and its results.',
+      },
+      {
+        value: 'DeleteLabReport',
+        label: 'Delete Lab Report',
+        description: 'Remove a lab report',
+        does: 'Remove a lab report.',
+      },
     ],
   },
   permissions: {

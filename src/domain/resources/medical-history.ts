@@ -10,7 +10,12 @@ export const medicalHistoryResource = declareResource<MedicalHistory>()({
   catalogue: {
     resource: 'Medical History',
     permissions: [
-      { value: 'ReadMedicalHistory', label: 'Read Medical History', description: 'View medical history' },
+      {
+        value: 'ReadMedicalHistory',
+        label: 'Read Medical History',
+        description: 'View medical history',
+        does: 'Read the medical history, daily check-ins and Fitbit charts, without changing them.',
+      },
     ],
   },
   permissions: { read: 'ReadMedicalHistory' },

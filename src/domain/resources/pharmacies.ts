@@ -10,8 +10,18 @@ export const pharmaciesResource = declareResource<MyPharmacy>()({
   catalogue: {
     resource: 'Pharmacy',
     permissions: [
-      { value: 'ReadPharmacy', label: 'Read Pharmacy', description: 'View linked pharmacies' },
-      { value: 'SearchPharmacy', label: 'Search Pharmacy', description: 'Search by name or location' },
+      {
+        value: 'ReadPharmacy',
+        label: 'Read Pharmacy',
+        description: 'View linked pharmacies',
+        does: "See the patient's pharmacies.",
+      },
+      {
+        value: 'SearchPharmacy',
+        label: 'Search Pharmacy',
+        description: 'Search by name or location',
+        does: "Search the directory's pharmacies by name or zip code; only the patient changes their own list.",
+      },
     ],
   },
   permissions: { read: 'ReadPharmacy' },

@@ -14,10 +14,30 @@ export const vitalsResource = declareResource<Vital>()({
   catalogue: {
     resource: 'Vitals',
     permissions: [
-      { value: 'ReadVitals', label: 'Read Vitals', description: 'View vital readings and their charts' },
-      { value: 'AddVitals', label: 'Add Vitals', description: 'Enter a new reading' },
-      { value: 'EditVitals', label: 'Edit Vitals', description: 'Correct a reading' },
-      { value: 'DeleteVitals', label: 'Delete Vitals', description: 'Remove a reading' },
+      {
+        value: 'ReadVitals',
+        label: 'Read Vitals',
+        description: 'View vital readings and their charts',
+        does: 'See blood pressure, weight and the other readings, with their charts.',
+      },
+      {
+        value: 'AddVitals',
+        label: 'Add Vitals',
+        description: 'Enter a new reading',
+        does: 'Enter a new reading for the patient.',
+      },
+      {
+        value: 'EditVitals',
+        label: 'Edit Vitals',
+        description: 'Correct a reading',
+        does: 'Correct a reading.',
+      },
+      {
+        value: 'DeleteVitals',
+        label: 'Delete Vitals',
+        description: 'Remove a reading',
+        does: 'Remove a reading.',
+      },
     ],
   },
   permissions: { read: 'ReadVitals', add: 'AddVitals', edit: 'EditVitals', delete: 'DeleteVitals' },

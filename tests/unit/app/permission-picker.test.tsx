@@ -30,9 +30,41 @@ describe('PermissionPicker', () => {
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const add = screen.getByRole('checkbox', { name: 'Add Appointment' });
-    expect(document.getElementById(add.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
-      'Book a new appointment',
+    // Described by what it lets the caregiver do, in a sentence, and by the catalogue's own words.
+    expect(
+      (add.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent),
+    ).toEqual(['Book a new appointment for the patient.', 'Book a new appointment']);
+  });
+
+  it('offers ready-made choices that tick their boxes, and says which one the boxes match', () => {
+    render(<Picker locked={['ReadAppointment']} />);
+    const choices = screen.getByRole('group', { name: 'Ready-made choices' });
+    const viewOnly = screen.getByRole('button', { name: /^View only/ });
+    fireEvent.click(viewOnly);
+    // Every Read permission, the one already granted left out of the answer.
+    expect(valueShown()).toBe(
+      'ReadDoctor,ReadPharmacy,ReadPrescription,ReadLabReport,ReadMedicalHistory,ReadVitals',
     );
+    expect(viewOnly.getAttribute('aria-pressed')).toBe('true');
+    const medicines = screen.getByRole('button', { name: /^Help with medicines/ });
+    expect(medicines.textContent).toContain('mark doses as taken');
+    fireEvent.click(medicines);
+    expect(valueShown()?.split(',')).toEqual(
+      expect.arrayContaining(['ReadPrescription', 'AddPrescription', 'EditPrescription']),
+    );
+    expect(valueShown()).not.toContain('DeletePrescription');
+    expect(medicines.getAttribute('aria-pressed')).toBe('true');
+    expect(viewOnly.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(screen.getByRole('button', { name: /^Full help/ }));
+    expect(valueShown()?.split(',')).toHaveLength(22);
+    // A box changed by hand leaves the choice it matched.
+    fireEvent.click(screen.getByRole('button', { name: /^Vitals/ }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Delete Vitals' }));
+    expect(
+      [...choices.querySelectorAll('button')].map((button) => button.getAttribute('aria-pressed')),
+    ).toEqual(['false', 'false', 'false']);
   });
 
   it("the section's box is unchecked, mixed, then checked, and toggles the whole section", () => {
