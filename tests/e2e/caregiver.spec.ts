@@ -292,7 +292,7 @@ test('a caregiver ends a link with Stop caring; the selected patient is cleared'
 test.describe('on a touch phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('each permission shows its description under its label (there is no hover to show a tooltip)', async ({
+  test('each permission says under its label what it lets the caregiver do (there is no hover to show a tooltip)', async ({
     page,
     request,
   }) => {
@@ -302,13 +302,18 @@ test.describe('on a touch phone', () => {
       '/caregiver/permission-request',
     );
     await page.getByRole('button', { name: /^Lab Report/ }).tap();
-    for (const text of [
-      'View lab reports',
-      'Upload a lab report',
-      'Change a lab report',
-      'Remove a lab report',
-    ])
-      await expect(page.getByText(text, { exact: true })).toBeVisible();
+    for (const [label, sentence, description] of [
+      ['Read Lab Report', 'See lab reports, their files and the latest results.', 'View lab reports'],
+      ['Add Lab Report', 'Upload a lab report and have its results read.', 'Upload a lab report'],
+      ['Edit Lab Report', 'Correct a lab report and its results.', 'Change a lab report'],
+      ['Delete Lab Report', 'Remove a lab report.', 'Remove a lab report'],
+    ] as const) {
+      await expect(page.getByText(sentence, { exact: true })).toBeVisible();
+      // The catalogue's own words stay the box's description, for a screen reader.
+      await expect(page.getByRole('checkbox', { name: label, exact: true })).toHaveAccessibleDescription(
+        `${sentence} ${description}`,
+      );
+    }
     await expectNoHorizontalOverflow(page);
     await expectTapTargets(page.locator('form label').locator('visible=true'));
   });
