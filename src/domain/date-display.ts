@@ -237,24 +237,28 @@ export function formatSlashedDate(value: string): string {
   return match ? `${match[1]}/${match[2]}/${match[3]}` : '';
 }
 
-// Luxon's own units: no weeks ('8 days ago').
-const RELATIVE_UNITS: [string, number][] = [
+// The largest whole unit, as Luxon's toRelative() picks it: no weeks ('8 days ago').
+const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600 * 1000],
   ['month', 30 * 24 * 3600 * 1000],
   ['day', 24 * 3600 * 1000],
   ['hour', 3600 * 1000],
   ['minute', 60 * 1000],
-  ['second', 1000],
 ];
 
-/** '5 minutes ago', 'in 2 hours': the largest whole unit, as Luxon's toRelative() says it (in English). */
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+
+/**
+ * '2 minutes ago', '3 days ago', 'in 2 hours', and 'just now' for anything within a minute either way (a
+ * sync that has just finished, a clock a few seconds ahead): words a person would say, not 'in 0 seconds'.
+ * English, as every text of the app; Intl says the words ('1 hour ago', not '1 hours ago').
+ */
 export function relativeTime(at: number, now = Date.now()): string {
   const difference = at - now;
+  relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'always' });
   for (const [unit, size] of RELATIVE_UNITS) {
     const count = Math.trunc(difference / size);
-    if (count === 0) continue;
-    const amount = `${Math.abs(count)} ${unit}${Math.abs(count) === 1 ? '' : 's'}`;
-    return count < 0 ? `${amount} ago` : `in ${amount}`;
+    if (count !== 0) return relativeFormat.format(count, unit);
   }
-  return 'in 0 seconds';
+  return 'just now';
 }

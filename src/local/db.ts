@@ -9,6 +9,7 @@ import type {
   SentRequest,
 } from '../domain/caregivers';
 import type { Plan, Subscription } from '../domain/billing';
+import type { Refusal } from '../domain/refusals';
 import { RESOURCES, type RecordOf, type SyncedResource } from '../domain/resources/list';
 import type { UploadType } from '../domain/uploads';
 import { deviceWorkTables, keepDeviceWorkOfQueued } from './db-device-work';
@@ -61,6 +62,11 @@ export type OutboxEntry = {
   attempts: number;
   nextAttemptAt: number;
   error?: string;
+  /**
+   * Why the server refused the change (status and code), kept with it: a refusal that can be lifted (a
+   * permission given since) lets the person send the change again (retryRefused in outbox.ts).
+   */
+  refusal?: Refusal;
   /** What the person would call the record (e.g. its title when queued), to name it if the change fails. */
   label?: string;
   /** Files (ids in `blobs`) to upload before this mutation is sent. */

@@ -1,3 +1,4 @@
+import { retryConditionOf } from '../domain/refusals';
 import type { SyncedResource } from '../domain/sync';
 import { RESOURCE_TITLE_FIELD } from './sync-resources';
 import { registerBackgroundSync } from './background-sync';
@@ -182,4 +183,38 @@ export async function discardFailed(db: KincareDb, seq: number): Promise<void> {
     await db.blobs.bulkDelete(entry.blobIds ?? []);
     await recompute(db, entry.resource, entry.entityId);
   });
+}
+
+/**
+ * Sends a refused change again, when the person asks and its refusal can be lifted (a permission given since,
+ * the beta policy accepted, a sign-in: domain/refusals.ts); a change refused for good is only discarded. It
+ * becomes pending again in its place in the queue, is shown again, and carries a new idempotency key: the
+ * server kept its refusal as the old key's final answer (so a late copy of the refused request is never
+ * applied), and the new key, fixed before its first send, makes every resend of it the same request, applied
+ * once. Answers whether the change was queued again (false: gone, not refused, or refused for good).
+ */
+export async function retryRefused(db: KincareDb, seq: number): Promise<boolean> {
+  const found = await db.outbox.get(seq);
+  if (!found) return false;
+  const view = db.viewOf(found.resource);
+  const queued = await db.transaction('rw', [view, db.serverRows, db.outbox], async () => {
+    // Read again inside the transaction: another tab may have discarded or retried it meanwhile.
+    const entry = await db.outbox.get(seq);
+    if (!entry || entry.status !== 'failed' || retryConditionOf(entry.refusal) === null) return false;
+    await db.outbox.update(seq, {
+      status: 'pending',
+      idempotencyKey: crypto.randomUUID(),
+      attempts: 0,
+      nextAttemptAt: 0,
+      // Dexie removes a property set to undefined: the change no longer carries the old refusal.
+      error: undefined,
+      refusal: undefined,
+    });
+    await recompute(db, entry.resource, entry.entityId);
+    return true;
+  });
+  if (!queued) return false;
+  void registerBackgroundSync();
+  for (const listener of listeners) listener();
+  return true;
 }

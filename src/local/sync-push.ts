@@ -1,4 +1,5 @@
 import { BETA_POLICY_NOT_ACCEPTED, messagesFromErrorBody } from '../domain/error-texts';
+import { refusalOf, type Refusal } from '../domain/refusals';
 import {
   PUSH_BATCH_MAX,
   pushResponseSchema,
@@ -19,7 +20,9 @@ import { TransportError, type Transport, type TransportResponse } from './sync-t
 // - 403 because the person has not accepted the beta policy (made by an older app, or offline before the
 //   policy was shown): it stays queued, untouched, and goes once they accept it (src/local/README.md);
 // - any other 4xx (400, 403, 404, 409: the server refuses this change itself): it is rolled back on this
-//   device and kept as failed with the server's message and what the person typed, until they discard it.
+//   device and kept as failed with the server's message, the refusal and what the person typed, until they
+//   discard it, or (a refusal that can be lifted, such as a 403 for a permission given since) send it again
+//   (retryRefused in outbox.ts).
 
 export type PushOutcome = {
   sent: number;
@@ -172,7 +175,7 @@ async function settle(
     return 'retry-later';
   }
   const message = messagesFromErrorBody(answer.data).join(' ');
-  await reject(db, entry, message);
+  await reject(db, entry, message, refusalOf(answer.status, answer.data));
   outcome.rejected.push({ entry, message });
   return null;
 }
@@ -265,9 +268,12 @@ function isReceipt(data: Record<string, unknown>): boolean {
   return Object.keys(data).every((key) => key === 'id' || key === 'version');
 }
 
-/** The server refused the change: keep it as failed (for the person to see and discard) and roll it back. */
-async function reject(db: KincareDb, entry: OutboxEntry, message: string): Promise<void> {
-  await db.outbox.update(entry.seq as number, { status: 'failed', error: message });
+/**
+ * The server refused the change: keep it as failed, with the reason and the refusal (for the person to see,
+ * and to discard or, when the refusal can be lifted, send again), and roll it back.
+ */
+async function reject(db: KincareDb, entry: OutboxEntry, message: string, refusal: Refusal): Promise<void> {
+  await db.outbox.update(entry.seq as number, { status: 'failed', error: message, refusal });
   // The next change of this record was made on top of this one; without it, it builds on what this
   // one built on.
   const shadow = await db.serverRows.get(shadowKey(entry.resource, entry.entityId));

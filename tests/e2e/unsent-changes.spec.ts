@@ -332,7 +332,7 @@ test.describe('on a phone', () => {
         'Change to the appointment “Annual checkup” could not be saved: This appointment was deleted on another device, so your change was not applied.',
       ),
     ).toBeVisible();
-    await expect(page.getByTestId('sync-status')).toContainText('1 failed');
+    await expect(page.getByTestId('sync-status')).toContainText('1 refused');
 
     // A refused change counts as unsent at logout, and sending it again is not offered as a way out.
     await (await logoutButton(page)).click();
@@ -352,7 +352,7 @@ test.describe('on a phone', () => {
       .filter({ hasText: 'Change to the appointment “Annual checkup”' });
     await atEachViewport(page, async () => {
       await page.getByTestId('sync-status').click();
-      await expect(panel.getByText('Changes that could not be saved')).toBeVisible();
+      await expect(panel.getByRole('heading', { name: 'Refused changes' })).toBeVisible();
       await expect(item).toContainText('This appointment was deleted on another device');
       await expect(item).toContainText('What you entered:');
       await expect(item.locator('dt')).toHaveText(['Title', 'Date and time', 'Status', 'Location', 'Notes']);
@@ -373,7 +373,7 @@ test.describe('on a phone', () => {
     // Discarded, the appointment is as the server has it: deleted.
     await page.getByTestId('sync-status').click();
     await item.getByRole('button', { name: 'Discard' }).click();
-    await expect(page.getByTestId('sync-status')).not.toContainText('failed');
+    await expect(page.getByTestId('sync-status')).not.toContainText('refused');
     await expect(page.getByText('No upcoming appointments.')).toBeVisible();
   });
 });

@@ -79,7 +79,7 @@ export const MUTANTS = [
     await scheduleRetry(db, entry, now, forced);`,
         replace: `  if (verdict === 'retry' && answer.status >= 500) {
     const message = 'The server failed (5xx).';
-    await reject(db, entry, message);
+    await reject(db, entry, message, { status: answer.status });
     outcome.rejected.push({ entry, message });
     return null;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addAppointment, editAppointment, removeAppointment } from '../../src/local/appointments';
-import { discardFailed, enqueue } from '../../src/local/outbox';
+import { discardFailed, enqueue, retryRefused } from '../../src/local/outbox';
 import { pull, PullError } from '../../src/local/sync-pull';
 import { syncOnce } from '../../src/local/sync-engine';
 import type { Transport } from '../../src/local/sync-transport';
@@ -314,6 +314,59 @@ describe('sync engine: resets, access changes, server failures', () => {
     expect(rows.map((row) => [row.data.appointment_title, row.data.location])).toEqual([['Physio', '']]);
     // The device shows the server's copy again.
     expect((await carer.db.appointments.toArray()).map((row) => row.appointment_title)).toEqual(['Physio']);
+    carer.close();
+    phone.close();
+  });
+
+  it('sends a change refused for a withdrawn permission again once it is given back, and the server holds it once', async () => {
+    const caregiver = await makeAccount(server, 'Caregiver');
+    const all = ['ReadAppointment', 'AddAppointment', 'EditAppointment'];
+    await linkCaregiver(server, patient, caregiver, all);
+    const phone = await makeDevice(server, patient, 'patient-regranted');
+    const bookedId = await addAppointment(phone.db, visit(patient, 'Physio'));
+    await phone.sync();
+    const carer = await makeDevice(server, caregiver, 'carer-regranted');
+    await carer.sync();
+    carer.network.online = false;
+    const addedId = await addAppointment(carer.db, {
+      ...visit(patient, 'Added offline'),
+      caregiver_id: caregiver.caregiverId,
+    });
+    await editAppointment(carer.db, bookedId, { appointment_title: 'Edited offline', location: 'Room 4' });
+    await server
+      .database()
+      .db.update(careLinks)
+      .set({ permissions: ['ReadAppointment'] });
+    carer.network.online = true;
+    expect((await carer.sync()).push.rejected).toHaveLength(2);
+    const refused = await carer.db.outbox.toArray();
+    expect(refused.map((entry) => [entry.status, entry.refusal])).toEqual([
+      ['failed', { status: 403 }],
+      ['failed', { status: 403 }],
+    ]);
+
+    // The patient gives the permissions back; the caregiver sends both changes again. Every request is
+    // delivered twice, and an old refused request arrives late: each change is still applied once.
+    await server.database().db.update(careLinks).set({ permissions: all });
+    for (const entry of refused) expect(await retryRefused(carer.db, entry.seq ?? -1)).toBe(true);
+    carer.network.duplicateRate = 1;
+    const sent = await carer.sync();
+    expect(sent.push.sent).toBe(2);
+    expect(sent.push.rejected).toEqual([]);
+    await carer.network.replayOldRequest();
+    await carer.sync();
+    expect(await carer.db.outbox.count()).toBe(0);
+    const rows = await serverRows(patient);
+    expect(rows.map((row) => [row.id, row.data.appointment_title, row.data.location]).sort()).toEqual(
+      [
+        [addedId, 'Added offline', ''],
+        [bookedId, 'Edited offline', 'Room 4'],
+      ].sort(),
+    );
+    expect((await carer.db.appointments.toArray()).map((row) => row.appointment_title).sort()).toEqual([
+      'Added offline',
+      'Edited offline',
+    ]);
     carer.close();
     phone.close();
   });

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Popover, PopoverBackdrop, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { formatMoment } from '../../domain/date-display';
+import { retryConditionOf } from '../../domain/refusals';
 import { hasUserDb, userDb, type OutboxEntry } from '../../local/db';
 import { LAST_SYNC_KEY } from '../../local/sync-trigger';
 import { syncNow } from '../../local/sync-trigger';
@@ -11,17 +11,24 @@ import { useOnline } from '../ui/use-online';
 import { useCountAsOpenSheet } from '../ui/open-sheets';
 import { useWideScreen } from '../ui/use-wide-screen';
 import { describeChange, typedValuesOf, type TypedValue } from './refused-changes';
+import { lastSyncLine, RETRY_HINTS, syncSheetLines, syncSummary } from './sync-status-texts';
 
-// The sync status in the header: online or offline, how many changes wait, when the last sync finished,
-// 'Sync now', and the changes the server refused, each with its record, the reason, what the person had
-// typed (to enter it again) and a discard action.
+// The sync status in the header: online or offline, how many changes wait, how many were refused, when the
+// last sync finished (in words: 'just now', '2 minutes ago'), 'Sync now', and the changes the server refused,
+// each with its record, the reason, what the person had typed (to enter it again), Discard, and Try again
+// where sending it again can succeed (domain/refusals.ts). The words are in sync-status-texts.ts.
 
 type RefusedChange = { entry: OutboxEntry; typed: TypedValue[] };
 
-/** Discarding loads the outbox's code when asked: the header is on every first screen. */
+/** Discarding and sending again load the outbox's code when asked: the header is on every first screen. */
 async function discard(seq: number): Promise<void> {
   const { discardFailed } = await import('../../local/outbox');
   await discardFailed(userDb(), seq);
+}
+
+async function retry(seq: number): Promise<void> {
+  const { retryRefused } = await import('../../local/outbox');
+  await retryRefused(userDb(), seq);
 }
 
 function useSyncFacts() {
@@ -43,23 +50,11 @@ function useSyncFacts() {
 export function SyncStatus() {
   const online = useOnline();
   const facts = useSyncFacts();
-  const [syncing, setSyncing] = useState(false);
   const waiting = facts?.waiting ?? 0;
   const failed = facts?.failed ?? [];
-  const summary = `${online ? 'Online' : 'Offline'}${waiting > 0 ? ` · ${waiting} ${waiting === 1 ? 'change' : 'changes'} waiting` : ''}${failed.length > 0 ? ` · ${failed.length} failed` : ''}`;
-
-  const runSync = async () => {
-    setSyncing(true);
-    try {
-      await syncNow();
-    } finally {
-      setSyncing(false);
-    }
-  };
-
+  const counts = { online, waiting, refused: failed.length };
+  const { state: stateWord, details } = syncSummary(counts);
   const state = failed.length > 0 ? 'failed' : online ? 'online' : 'offline';
-  const waitingPart = waiting > 0 ? ` · ${waiting} ${waiting === 1 ? 'change' : 'changes'} waiting` : '';
-  const failedPart = failed.length > 0 ? ` · ${failed.length} failed` : '';
   const badge = waiting + failed.length;
 
   return (
@@ -68,16 +63,13 @@ export function SyncStatus() {
           in full from 768 px. The dot is a text glyph so the status reads the same to every test and reader. */}
       <PopoverButton
         className={`flex min-h-11 items-center gap-1.5 rounded-full px-3 text-small font-semibold ring-1 ring-inset focus:outline-none focus-visible:ring-2 focus-visible:ring-focus ${STATE_CLASS[state]}`}
-        aria-label={`Sync status: ${summary}`}
+        aria-label={`Sync status: ${stateWord}${details}`}
         data-testid="sync-status"
         data-badge={badge > 0 ? String(badge) : ''}
       >
         <span aria-hidden="true">{online ? '●' : '○'}</span>
-        {online ? 'Online' : 'Offline'}
-        <span className="max-md:sr-only">
-          {waitingPart}
-          {failedPart}
-        </span>
+        {stateWord}
+        <span className="max-md:sr-only">{details}</span>
       </PopoverButton>
       {/* On a phone: a bottom sheet over a dimmed page, within thumb reach and never off screen. From 768 px:
           a panel under the header, right-aligned and never wider than the screen. Not portalled, so it stays
@@ -90,31 +82,7 @@ export function SyncStatus() {
       >
         <CountAsSheetOnPhone />
         <h2 className="text-heading text-text">Sync status</h2>
-        <p className="mt-2 text-small text-text">
-          {online ? 'Online' : 'Offline: changes are kept on this device and sent when you are back online.'}
-        </p>
-        <p className="mt-1 text-small text-text">
-          {waiting === 0
-            ? 'All changes are sent.'
-            : `${waiting} ${waiting === 1 ? 'change waits' : 'changes wait'} to be sent.`}
-        </p>
-        <p className="mt-1 text-small text-muted">
-          Last sync: {facts?.lastSyncAt ? formatMoment(facts.lastSyncAt) : 'not yet'}
-        </p>
-        <Button className="mt-3 w-full" onClick={() => void runSync()} disabled={syncing || !online}>
-          <RefreshCw aria-hidden="true" className={`h-5 w-5 ${syncing ? 'animate-spin' : ''}`} />
-          {syncing ? 'Syncing...' : 'Sync now'}
-        </Button>
-        {failed.length > 0 ? (
-          <div className="mt-4">
-            <h3 className="text-small font-semibold text-danger-strong">Changes that could not be saved</h3>
-            <ul className="mt-2 space-y-2">
-              {failed.map(({ entry, typed }) => (
-                <RefusedChangeItem key={entry.seq} entry={entry} typed={typed} />
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <SyncSheetBody counts={counts} lastSyncAt={facts?.lastSyncAt ?? null} failed={failed} />
       </PopoverPanel>
     </Popover>
   );
@@ -132,12 +100,100 @@ const STATE_CLASS = {
   failed: 'bg-danger-soft text-danger-strong ring-danger/30',
 } as const;
 
-function RefusedChangeItem({ entry, typed }: RefusedChange) {
+/** The panel's content, drawn only while it is open: its 'Last synced' words follow the clock. */
+function SyncSheetBody({
+  counts,
+  lastSyncAt,
+  failed,
+}: {
+  counts: { online: boolean; waiting: number; refused: number };
+  lastSyncAt: number | null;
+  failed: RefusedChange[];
+}) {
+  const now = useNow();
+  const [syncing, setSyncing] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+  const cannotSync = syncing || !counts.online;
+  const runSync = async () => {
+    if (cannotSync) return;
+    setSyncing(true);
+    try {
+      await syncNow();
+    } finally {
+      setSyncing(false);
+    }
+  };
+  return (
+    <>
+      {/* Read out when a count changes while the sheet is open (a change sent, one sent again and refused).
+          Focus comes here when the refused change whose button had it leaves the list. */}
+      <div
+        ref={summary}
+        tabIndex={-1}
+        role="status"
+        className="mt-2 space-y-1 text-small text-text focus:outline-none"
+        data-testid="sync-status-summary"
+      >
+        {syncSheetLines(counts).map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
+      <p className="mt-1 text-small text-muted" data-testid="sync-status-last">
+        {lastSyncLine(lastSyncAt, now)}
+      </p>
+      {/* aria-disabled, not disabled: the panel keeps a control to tab to while offline (a panel with none
+          is taken for a portalled one, and gets focus guards that axe rightly flags). */}
+      <Button
+        className="mt-3 w-full aria-disabled:cursor-not-allowed aria-disabled:opacity-60"
+        onClick={() => void runSync()}
+        aria-disabled={cannotSync}
+      >
+        <RefreshCw aria-hidden="true" className={`h-5 w-5 ${syncing ? 'animate-spin' : ''}`} />
+        {syncing ? 'Syncing...' : 'Sync now'}
+      </Button>
+      {failed.length > 0 ? (
+        <div className="mt-4">
+          <h3 className="text-small font-semibold text-danger-strong">Refused changes</h3>
+          <ul className="mt-2 space-y-2">
+            {failed.map(({ entry, typed }) => (
+              <RefusedChangeItem
+                key={entry.seq}
+                entry={entry}
+                typed={typed}
+                onSettled={() => summary.current?.focus()}
+              />
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The time now, read again every 30 seconds ('just now' becomes '1 minute ago' while the sheet is open). */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+const ACTION_CLASS =
+  'min-h-11 min-w-11 rounded-control px-3 font-semibold underline focus:outline-none focus-visible:ring-2 focus-visible:ring-danger';
+
+function RefusedChangeItem({ entry, typed, onSettled }: RefusedChange & { onSettled: () => void }) {
   const name = describeChange(entry);
+  const condition = retryConditionOf(entry.refusal);
+  const settle = (action: (seq: number) => Promise<void>) => {
+    if (entry.seq !== undefined) void action(entry.seq).then(onSettled);
+  };
   return (
     <li className="rounded-control bg-danger-soft p-3 text-small text-danger-strong">
       <p className="font-semibold break-words">{name}</p>
       <p className="break-words">{entry.error ?? 'The server refused it.'}</p>
+      {condition ? <p className="mt-1 break-words">{RETRY_HINTS[condition]}</p> : null}
       {typed.length > 0 ? (
         <>
           <p className="mt-2">What you entered:</p>
@@ -151,14 +207,27 @@ function RefusedChangeItem({ entry, typed }: RefusedChange) {
           </dl>
         </>
       ) : null}
-      <button
-        type="button"
-        className="mt-2 min-h-11 rounded-control px-3 font-semibold underline focus:outline-none focus-visible:ring-2 focus-visible:ring-danger"
-        aria-label={`Discard: ${name}`}
-        onClick={() => entry.seq !== undefined && void discard(entry.seq)}
-      >
-        Discard
-      </button>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {/* Only where sending it again can succeed: a change refused for good would only be refused again. */}
+        {condition ? (
+          <button
+            type="button"
+            className={ACTION_CLASS}
+            aria-label={`Try again: ${name}`}
+            onClick={() => settle(retry)}
+          >
+            Try again
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className={ACTION_CLASS}
+          aria-label={`Discard: ${name}`}
+          onClick={() => settle(discard)}
+        >
+          Discard
+        </button>
+      </div>
     </li>
   );
 }

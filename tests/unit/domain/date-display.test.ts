@@ -172,9 +172,6 @@ describe('a moment of its own zone', () => {
 describe('relativeTime', () => {
   const now = DateTime.fromISO('2026-11-23T12:00:00Z').toMillis();
   it.each([
-    [0, 'in 0 seconds'],
-    [-1000, '1 second ago'],
-    [-5 * 1000, '5 seconds ago'],
     [-90 * 1000, '1 minute ago'],
     [-5 * 60 * 1000, '5 minutes ago'],
     [-3 * 3600 * 1000, '3 hours ago'],
@@ -186,6 +183,20 @@ describe('relativeTime', () => {
   ])('%d ms from now reads as Luxon says it', (offset, words) => {
     expect(relativeTime(now + offset, now)).toBe(words);
     expect(DateTime.fromMillis(now + offset).toRelative({ base: DateTime.fromMillis(now) })).toBe(words);
+  });
+
+  // Luxon says 'in 0 seconds' and '5 seconds ago': nobody says that of a sync that has just finished.
+  it.each([
+    [0, 'just now'],
+    [-1000, 'just now'],
+    [-59 * 1000, 'just now'],
+    [30 * 1000, 'just now'],
+    [-60 * 1000, '1 minute ago'],
+    [-2 * 60 * 1000 - 5000, '2 minutes ago'],
+    [-3600 * 1000, '1 hour ago'],
+    [-24 * 3600 * 1000, '1 day ago'],
+  ])('%d ms from now reads as a person says it', (offset, words) => {
+    expect(relativeTime(now + offset, now)).toBe(words);
   });
 });
 
