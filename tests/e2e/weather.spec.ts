@@ -30,7 +30,7 @@ const FORECASTS: Record<string, { temperature_2m: number; weather_code: number }
 const NEW_YORK = '10001';
 const SEATTLE = '98101';
 const MIAMI = '33101';
-/** An Indian PIN code: no US zip code, so no weather without the position. */
+/** An Indian PIN code: no US zip code, so no weather without the position (00000 is a zip of no place). */
 const BENGALURU = '560001';
 const HERE = { latitude: 40.712776, longitude: -74.005974 };
 
@@ -243,6 +243,23 @@ test('with no US zip code, the location is asked for only after a tap on Show we
   await page.reload();
   await expect(chip(page)).toContainText('20°C / 68°F');
   await expect(showWeather(page)).toHaveCount(0);
+  await context.close();
+});
+
+test('a US zip code the server knows no place for also leads to Show weather, still without asking', async ({
+  browser,
+}) => {
+  const { context, page, weatherAnswers } = await signedInPage(browser, {
+    zip: '00000',
+    position: HERE,
+    at: todayAt(14),
+  });
+  await expect(showWeather(page)).toBeVisible();
+  expect(weatherAnswers).toEqual([404]);
+  await actLikeAPerson(page);
+  expect(await positionRequests(page)).toBe(0);
+  await expect(chip(page)).toHaveCount(0);
+  expect(await toastsShown(page)).toEqual([]);
   await context.close();
 });
 

@@ -73,26 +73,27 @@ function useNow(): Date {
 }
 
 /**
- * Asks for the current weather from `from` (nothing while it is null), then every 10 minutes and on
- * reconnecting, while the header is shown. `setNoPlace` hears that the server knows no place for the
- * profile's zip code.
+ * Asks for the current weather from `from` (nothing while it is null), then every 10 minutes, on
+ * reconnecting and when the profile's zip code changes, while the header is shown. `setNoPlaceZip` hears of
+ * a zip code the server knows no place for.
  */
 function useWeatherRefresh(
   online: boolean,
   from: WeatherFrom | null,
-  setNoPlace: (noPlace: boolean) => void,
+  zip: string | null,
+  setNoPlaceZip: (zip: string | null) => void,
 ): void {
   useEffect(() => {
     if (!online || !from || !hasUserDb()) return;
     const db = userDb();
     const refresh = () =>
       void refreshWeather(db, from).then((result) => {
-        if ('failed' in result && result.failed === 'no-place') setNoPlace(true);
+        if ('failed' in result && result.failed === 'no-place') setNoPlaceZip(zip);
       });
     refresh();
     const timer = setInterval(refresh, REFRESH_MS);
     return () => clearInterval(timer);
-  }, [online, from, setNoPlace]);
+  }, [online, from, zip, setNoPlaceZip]);
 }
 
 /**
@@ -101,9 +102,10 @@ function useWeatherRefresh(
  */
 function useWeatherFrom(): WeatherFrom | null | undefined {
   const profile = useProfile();
-  const [zipHasNoPlace, setZipHasNoPlace] = useState(false);
+  const zip = profile?.zip_code ?? null;
+  const [noPlaceZip, setNoPlaceZip] = useState<string | null>(null);
   const [permission, setPermission] = useState<PermissionState | null>(null);
-  const byZip = profile === undefined ? undefined : weatherFromZip(profile?.zip_code) && !zipHasNoPlace;
+  const byZip = profile === undefined ? undefined : weatherFromZip(zip) && zip !== noPlaceZip;
   useEffect(() => {
     if (byZip !== false) return;
     let current = true;
@@ -116,7 +118,7 @@ function useWeatherFrom(): WeatherFrom | null | undefined {
   }, [byZip]);
   const from = byZip ? 'zip' : byZip === false && permission === 'granted' ? 'position' : null;
   // When the server knows no place for the zip code, the person may share their position instead.
-  useWeatherRefresh(useOnline(), from, setZipHasNoPlace);
+  useWeatherRefresh(useOnline(), from, from === 'zip' ? zip : null, setNoPlaceZip);
   if (byZip === undefined || (byZip === false && permission === null)) return undefined;
   return from;
 }
