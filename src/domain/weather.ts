@@ -148,11 +148,27 @@ const coordinate = (name: string, limit: number) =>
     .transform(Number)
     .refine((value) => Math.abs(value) <= limit, `${name} must be a number from -${limit} to ${limit}.`);
 
-/** The query of GET /api/weather: the device's position, as decimal degrees. */
-export const weatherQuerySchema = z.object({
-  latitude: coordinate('latitude', 90),
-  longitude: coordinate('longitude', 180),
-});
+/**
+ * The query of GET /api/weather: the device's position, as decimal degrees, or nothing at all for the weather
+ * at the person's profile zip code (the header asks so unless the person chose to share their position).
+ * One coordinate alone is refused, naming the other.
+ */
+export const weatherQuerySchema = z
+  .object({
+    latitude: coordinate('latitude', 90).optional(),
+    longitude: coordinate('longitude', 180).optional(),
+  })
+  .superRefine((query, context) => {
+    for (const [name, other] of [
+      ['latitude', 'longitude'],
+      ['longitude', 'latitude'],
+    ] as const)
+      if (query[name] === undefined && query[other] !== undefined)
+        context.addIssue({ code: 'custom', message: `${name} is required.`, path: [name] });
+  });
+
+/** The code of the 404 for a person whose profile zip code names no place the weather can be had for. */
+export const NO_WEATHER_PLACE = 'NO_WEATHER_PLACE';
 
 /** What GET /api/weather answers: the forecast's current values and the person's city (null: unknown). */
 export const weatherAnswerSchema = z.object({

@@ -1,5 +1,7 @@
+import { guessZipCountry } from '../domain/zip';
 import {
   forecastOfAnswer,
+  NO_WEATHER_PLACE,
   roundCoordinate,
   weatherAnswerSchema,
   weatherFromForecast,
@@ -9,12 +11,15 @@ import {
 import type { KincareDb } from './db';
 import { http } from './http';
 
-// The header's weather on the device (src/app/README.md): the device's position (5,000 ms
-// timeout), the server's GET /api/weather, and the Weather entity at the device's own hour (the greeting,
-// and the moon at night). The last answer is kept in the replica (syncState, under WEATHER_KEY), so the
-// header shows it offline with the time it was read, and it goes with the replica at sign-out. Every
-// failure (no permission, no position, no connection, the service down) is only logged: the header then
-// keeps what it had, or shows nothing.
+// The header's weather on the device (src/app/README.md): the server's GET /api/weather for the person's
+// profile zip code (nothing asked of them), or, when they chose to share it, for the device's position
+// (5,000 ms timeout); and the Weather entity at the device's own hour (the greeting, and the moon at
+// night). The position is never asked for on its own: only when the person chose it (weather-chip.tsx),
+// or when the browser already has their permission. The last answer is kept in the replica (syncState,
+// under WEATHER_KEY), so the header shows it offline with the time it was read, and it goes with the
+// replica at sign-out. Every failure (no permission, no position, no connection, the service down) is only
+// logged, and answered as what kind it was: the header keeps what it had, and says so only to someone who
+// asked.
 
 export const GEOLOCATION_TIMEOUT_MS = 5000;
 /** A position up to 10 minutes old will do: the weather of a place does not change faster than that. */
@@ -27,13 +32,27 @@ export type SavedWeather = { answer: WeatherAnswer; savedAt: string };
 
 export type Coordinates = { latitude: number; longitude: number };
 
+/** Where the weather is asked for: the profile's zip code, or the device's position. */
+export type WeatherFrom = 'zip' | 'position';
+
+/**
+ * Why the weather was not updated: the position did not come (refused, timed out, no geolocation), the zip
+ * code names no place the server knows (a PIN code), or the server, the service or the connection failed.
+ */
+export type WeatherFailure = { failed: 'no-position' | 'no-place' | 'unavailable' };
+
 export type WeatherDeps = {
   /** The device's position; rejects when it is refused or does not come in time. */
   locate: () => Promise<Coordinates>;
-  /** GET /api/weather's body for the position. */
-  fetchAnswer: (position: Coordinates) => Promise<unknown>;
+  /** GET /api/weather's body for the position, or for the profile's zip code (null). */
+  fetchAnswer: (position: Coordinates | null) => Promise<unknown>;
   now: () => Date;
 };
+
+/** The weather of a profile's zip code needs no position: a US zip code (a 6-digit PIN code is India's). */
+export function weatherFromZip(zipCode: string | null | undefined): boolean {
+  return guessZipCountry(zipCode ?? '') === 'US';
+}
 
 /** The position from the browser's geolocation, within its 5,000 ms timeout. */
 export function locateDevice(geolocation: Geolocation | undefined = globalThis.navigator?.geolocation) {
@@ -52,53 +71,34 @@ export function locateDevice(geolocation: Geolocation | undefined = globalThis.n
 }
 
 /**
- * Calls `ask` once the position may be asked for: at once when the person already allowed it; after
- * their first tap or key press when the browser would still have to ask them (a permission prompt on
- * page load, with nothing done yet, is what browsers and Lighthouse call bad practice); never when they
- * refused it (logged). Answers a function that stops waiting.
+ * Whether the browser already lets this site read the position ('granted': reading it asks nothing),
+ * would ask the person ('prompt'), or refuses ('denied'). 'prompt' where the Permissions API cannot say.
+ * Asking this is no request for the position.
  */
-export function whenLocationMayBeAsked(
-  ask: () => void,
+export async function locationPermission(
   permissions: Pick<Permissions, 'query'> | undefined = globalThis.navigator?.permissions,
-  target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> = globalThis.window,
-): () => void {
-  let stopped = false;
-  const gestures = ['pointerdown', 'keydown'] as const;
-  const onGesture = () => {
-    stopWaiting();
-    if (!stopped) ask();
-  };
-  const stopWaiting = () => {
-    for (const gesture of gestures) target.removeEventListener(gesture, onGesture);
-  };
-  const state = permissions
-    ? permissions.query({ name: 'geolocation' }).then(
-        (status) => status.state,
-        () => 'prompt' as const,
-      )
-    : Promise.resolve('prompt' as const);
-  void state.then((current) => {
-    if (stopped) return;
-    if (current === 'granted') ask();
-    else if (current === 'denied') console.warn('Weather not updated: the location permission is refused.');
-    else for (const gesture of gestures) target.addEventListener(gesture, onGesture);
-  });
-  return () => {
-    stopped = true;
-    stopWaiting();
-  };
+): Promise<PermissionState> {
+  if (!permissions) return 'prompt';
+  try {
+    return (await permissions.query({ name: 'geolocation' })).state;
+  } catch {
+    return 'prompt';
+  }
 }
 
 /**
- * The server's weather for a position. Quiet: a failure must never become a toast. The
- * server sees the position to 2 decimals only (about 1 km): the weather needs no more.
+ * The server's weather for a position, or for the profile's zip code (no position). Quiet: a failure must
+ * never become a toast. The server sees the position to 2 decimals only (about 1 km): the weather needs no
+ * more.
  */
-async function fetchWeatherAnswer({ latitude, longitude }: Coordinates): Promise<unknown> {
-  const query = new URLSearchParams({
-    latitude: String(roundCoordinate(latitude)),
-    longitude: String(roundCoordinate(longitude)),
-  });
-  const response = await http.get(`/weather?${query.toString()}`, { quiet: true, timeout: 15_000 });
+async function fetchWeatherAnswer(position: Coordinates | null): Promise<unknown> {
+  const query = position
+    ? `?${new URLSearchParams({
+        latitude: String(roundCoordinate(position.latitude)),
+        longitude: String(roundCoordinate(position.longitude)),
+      }).toString()}`
+    : '';
+  const response = await http.get(`/weather${query}`, { quiet: true, timeout: 15_000 });
   return response.data;
 }
 
@@ -123,16 +123,25 @@ export async function readSavedWeather(db: KincareDb): Promise<SavedWeather | nu
 }
 
 /**
- * Asks for the weather where the device is now and keeps it. Answers what was kept, or null after a
- * failure, which is logged (console.warn) and nothing more: the saved weather stays as it was.
+ * Asks for the weather at the profile's zip code, or where the device is now (which reads the position:
+ * only when the person chose it, or the browser already allows it), and keeps it. Answers what was kept,
+ * or which kind of failure it was, which is logged (console.warn) and nothing more: the saved weather stays
+ * as it was.
  */
 export async function refreshWeather(
   db: KincareDb,
+  from: WeatherFrom,
   deps: Partial<WeatherDeps> = {},
-): Promise<SavedWeather | null> {
+): Promise<SavedWeather | WeatherFailure> {
   const { locate, fetchAnswer, now } = { ...defaultDeps, ...deps };
+  let position: Coordinates | null = null;
   try {
-    const position = await locate();
+    if (from === 'position') position = await locate();
+  } catch (error) {
+    console.warn('Weather not updated:', describeFailure(error));
+    return { failed: 'no-position' };
+  }
+  try {
     const parsed = weatherAnswerSchema.safeParse(await fetchAnswer(position));
     if (!parsed.success) throw new Error('The weather answer could not be read.');
     const saved: SavedWeather = { answer: parsed.data.data, savedAt: now().toISOString() };
@@ -140,8 +149,14 @@ export async function refreshWeather(
     return saved;
   } catch (error) {
     console.warn('Weather not updated:', describeFailure(error));
-    return null;
+    return { failed: isNoPlace(error) ? 'no-place' : 'unavailable' };
   }
+}
+
+/** The server's 404 for a zip code that names no place. */
+function isNoPlace(error: unknown): boolean {
+  const response = (error as { response?: { status?: unknown; data?: { code?: unknown } } } | null)?.response;
+  return response?.status === 404 && response.data?.code === NO_WEATHER_PLACE;
 }
 
 /** What a failure was, without anything that could say where the person is (no address, no query). */

@@ -53,15 +53,19 @@ export function verificationPath(mail: string): string {
   return match[0];
 }
 
-/** Registers through the API and follows the mailed link: a verified account that has not signed in yet. */
+/**
+ * Registers through the API and follows the mailed link: a verified account that has not signed in yet.
+ * Its zip code is New York's unless given (a 6-digit one is an Indian PIN code).
+ */
 async function registerVerified(
   request: APIRequestContext,
   role: 'Patient' | 'Caregiver',
   name: string,
+  zip = '10001',
 ): Promise<string> {
   const email = uniqueEmail(role.toLowerCase());
   const registered = await request.post('/api/auth/register', {
-    data: { name, email, password: PASSWORD, role, zip_code: '10001' },
+    data: { name, email, password: PASSWORD, role, zip_code: zip },
   });
   expect(registered.status()).toBe(201);
   const token = verificationPath(await latestMailTo(email))
@@ -113,10 +117,11 @@ export async function createAccount(
   request: APIRequestContext,
   role: 'Patient' | 'Caregiver',
   name = `${role} Tester`,
-  // false: a person who has not accepted the beta policy yet (the policy gate's own tests).
-  { acceptPolicy = true }: { acceptPolicy?: boolean } = {},
+  // acceptPolicy false: a person who has not accepted the beta policy yet (the policy gate's own tests);
+  // zip: their profile's zip code, 10001 (New York) unless given.
+  { acceptPolicy = true, zip }: { acceptPolicy?: boolean; zip?: string } = {},
 ): Promise<Account> {
-  const email = await registerVerified(request, role, name);
+  const email = await registerVerified(request, role, name, zip);
   let login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
   if (login.status() === 403) {
     const refused = (await login.json()) as { code?: string; userId: string; subscribeToken: string };

@@ -14,18 +14,25 @@ import {
 
 // The header's weather, in the browser against the real server, whose WEATHER_API_URL
 // (playwright.config.ts: the app's port + 1) is a local server of this spec that answers like Open-Meteo.
-// The position is Playwright's geolocation; the time of day the page's fixed clock. The accounts are made
-// with zip 10001: the place is New York.
+// The weather is the profile zip code's, shown on the first screen without asking anyone anything; a person
+// with no US zip code (a PIN code) gets 'Show weather', and the browser is asked for the position only after
+// they tap it, read why, and choose 'Use my location'. Every page counts the position requests it makes
+// (geolocation's getCurrentPosition and watchPosition, wrapped before the app runs). The time of day is the
+// page's fixed clock.
 
 /** What the fake answers, by the latitude the server sends (rounded to 2 decimals). */
 const FORECASTS: Record<string, { temperature_2m: number; weather_code: number } | 'fail'> = {
-  '40.71': { temperature_2m: 12.4, weather_code: 0 }, // clear: a sun by day, a moon at night
-  '51.51': { temperature_2m: 9.6, weather_code: 3 }, // overcast
-  '-33.87': 'fail',
+  '40.75': { temperature_2m: 12.4, weather_code: 0 }, // zip 10001, New York: clear (a moon at night)
+  '47.61': { temperature_2m: 9.6, weather_code: 3 }, // zip 98101, Seattle: overcast
+  '25.78': 'fail', // zip 33101, Miami: the service fails
+  '40.71': { temperature_2m: 20.2, weather_code: 2 }, // the device's position below: partly cloudy
 };
-const CLEAR = { latitude: 40.712776, longitude: -74.005974 };
-const OVERCAST = { latitude: 51.5072, longitude: -0.1276 };
-const FAILING = { latitude: -33.8688, longitude: 151.2093 };
+const NEW_YORK = '10001';
+const SEATTLE = '98101';
+const MIAMI = '33101';
+/** An Indian PIN code: no US zip code, so no weather without the position (00000 is a zip of no place). */
+const BENGALURU = '560001';
+const HERE = { latitude: 40.712776, longitude: -74.005974 };
 
 // The fake listens on a fixed port: this file's tests run in order, in one worker.
 test.describe.configure({ mode: 'default' });
@@ -78,11 +85,16 @@ async function toastsShown(page: Page): Promise<string[]> {
   });
 }
 
-/** A signed-in patient's page in a context of its own, with the position given (or none allowed). */
+/**
+ * A signed-in patient's page in a context of its own: their zip code, a position the browser would give
+ * (never allowed unless `allowed`), the viewport and the page's clock.
+ */
 async function signedInPage(
   browser: Browser,
   options: {
+    zip: string;
     position?: { latitude: number; longitude: number };
+    allowed?: boolean;
     viewport?: { width: number; height: number };
     at?: Date;
   },
@@ -90,7 +102,8 @@ async function signedInPage(
   const context = await browser.newContext({
     baseURL: process.env.E2E_BASE_URL,
     viewport: options.viewport ?? { width: 1280, height: 800 },
-    ...(options.position ? { geolocation: options.position, permissions: ['geolocation'] } : {}),
+    ...(options.position ? { geolocation: options.position } : {}),
+    ...(options.allowed ? { permissions: ['geolocation'] } : {}),
   });
   // Every toast the page shows, recorded as it appears: a toast is loaded and shown a moment after the
   // failure it reports, and leaves after 2 s, so looking once could miss it either way.
@@ -106,6 +119,23 @@ async function signedInPage(
                 shown.push((toast.textContent ?? '').trim());
     }).observe(document, { childList: true, subtree: true });
   });
+  // Every request for the position, counted before the app can make one.
+  await context.addInitScript(() => {
+    const requests = { count: 0 };
+    Object.assign(window, { positionRequests: requests });
+    const geolocation = navigator.geolocation as Geolocation | undefined;
+    if (!geolocation) return;
+    const current = geolocation.getCurrentPosition.bind(geolocation);
+    const watch = geolocation.watchPosition.bind(geolocation);
+    geolocation.getCurrentPosition = (...args) => {
+      requests.count += 1;
+      current(...args);
+    };
+    geolocation.watchPosition = (...args) => {
+      requests.count += 1;
+      return watch(...args);
+    };
+  });
   const page = await context.newPage();
   const warnings: string[] = [];
   page.on('console', (message) => {
@@ -117,15 +147,127 @@ async function signedInPage(
     if (new URL(response.url()).pathname === '/api/weather') weatherAnswers.push(response.status());
   });
   if (options.at) await page.clock.setFixedTime(options.at);
-  await signIn(page, await createAccount(context.request, 'Patient', 'Wendy Weather'));
+  await signIn(page, await createAccount(context.request, 'Patient', 'Wendy Weather', { zip: options.zip }));
   return { context, page, warnings, weatherAnswers };
 }
+
+/** How many times this page has asked the browser for the position. */
+const positionRequests = (page: Page) =>
+  page.evaluate(() => (window as unknown as { positionRequests: { count: number } }).positionRequests.count);
+
+/** What a person does on a first screen: taps somewhere and presses a key (once, the app asked then). */
+async function actLikeAPerson(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.getByTestId('greeting').click();
+  await page.keyboard.press('Shift');
+  await page.waitForLoadState('networkidle');
+}
+
+const showWeather = (page: Page) => page.getByRole('button', { name: 'Show weather' });
+
+test('the weather of the profile zip code shows on the first screen, and the location is never asked for', async ({
+  browser,
+}) => {
+  const { context, page } = await signedInPage(browser, {
+    zip: NEW_YORK,
+    position: HERE,
+    viewport: VIEWPORTS[0],
+    at: todayAt(14),
+  });
+  await expect(chip(page)).toContainText('12°C / 54°F');
+  await actLikeAPerson(page);
+  await atEachViewport(page, async (viewport) => {
+    await expect(chip(page)).toBeVisible();
+    await expect(chip(page).getByText('New York')).toBeVisible({ visible: viewport.width >= 768 });
+    await expect(showWeather(page)).toHaveCount(0);
+    await expectNoHorizontalOverflow(page, header(page), chip(page));
+    await expectTapTargets(header(page).locator('a:visible, button:visible, select:visible'));
+    await expectNoAxeViolations(page);
+  });
+  expect(await positionRequests(page)).toBe(0);
+  // The server asked for the zip code's place, 10001 at 40.7484, -73.9967, to 2 decimals.
+  expect(asked.some((query) => query.get('latitude') === '40.75' && query.get('longitude') === '-74')).toBe(
+    true,
+  );
+  await context.close();
+});
+
+test('with no US zip code, the location is asked for only after a tap on Show weather and a sentence of why', async ({
+  browser,
+}) => {
+  const { context, page, weatherAnswers } = await signedInPage(browser, {
+    zip: BENGALURU,
+    position: HERE,
+    viewport: VIEWPORTS[0],
+    at: todayAt(14),
+  });
+  await expect(showWeather(page)).toBeVisible();
+  await actLikeAPerson(page);
+  const dialog = page.getByRole('dialog', { name: 'Show the weather' });
+  await atEachViewport(page, async (viewport) => {
+    await expect(showWeather(page)).toBeVisible();
+    // On a phone the chip is its icon (its name read out, the words 1 px wide); from 768 px it says so.
+    const words = await showWeather(page).getByText('Show weather').boundingBox();
+    if (viewport.width < 768) expect(words?.width).toBeLessThanOrEqual(1);
+    else expect(words?.width).toBeGreaterThan(50);
+    await expect(chip(page)).toHaveCount(0);
+    await expectNoHorizontalOverflow(page, header(page));
+    await expectTapTargets(header(page).locator('a:visible, button:visible, select:visible'));
+    await expectNoAxeViolations(page);
+
+    await showWeather(page).click();
+    await expect(dialog).toContainText(
+      'To show the weather where you are, Kincare needs your location. It is used only to look up the weather, rounded to about a kilometre, and is not kept. Your browser will ask you to allow it.',
+    );
+    await expect(dialog.getByRole('button', { name: 'Use my location' })).toBeFocused();
+    await expectNoHorizontalOverflow(page, dialog);
+    await expectTapTargets(dialog.getByRole('button'));
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(showWeather(page)).toBeFocused();
+  });
+  // Nothing was asked of the browser, and no weather was asked of the server.
+  expect(await positionRequests(page)).toBe(0);
+  expect(weatherAnswers).toEqual([]);
+
+  // The person chooses to share it (and allows it when the browser asks): asked once, the weather shows.
+  await context.grantPermissions(['geolocation']);
+  await showWeather(page).click();
+  await dialog.getByRole('button', { name: 'Use my location' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(chip(page)).toContainText('20°C / 68°F');
+  await expect(chip(page).getByRole('img', { name: 'Partly cloudy' })).toBeVisible();
+  expect(await positionRequests(page)).toBe(1);
+  // Allowed now: the next visit reads the position without a question, and shows the weather.
+  await page.reload();
+  await expect(chip(page)).toContainText('20°C / 68°F');
+  await expect(showWeather(page)).toHaveCount(0);
+  await context.close();
+});
+
+test('a US zip code the server knows no place for also leads to Show weather, still without asking', async ({
+  browser,
+}) => {
+  const { context, page, weatherAnswers } = await signedInPage(browser, {
+    zip: '00000',
+    position: HERE,
+    at: todayAt(14),
+  });
+  await expect(showWeather(page)).toBeVisible();
+  expect(weatherAnswers).toEqual([404]);
+  await actLikeAPerson(page);
+  expect(await positionRequests(page)).toBe(0);
+  await expect(chip(page)).toHaveCount(0);
+  expect(await toastsShown(page)).toEqual([]);
+  await context.close();
+});
 
 test('by day the header shows the sun, C and F: on one line on a phone, with the place on a laptop', async ({
   browser,
 }) => {
   const { context, page } = await signedInPage(browser, {
-    position: CLEAR,
+    zip: NEW_YORK,
     viewport: VIEWPORTS[0],
     at: todayAt(14),
   });
@@ -164,10 +306,7 @@ test('by day the header shows the sun, C and F: on one line on a phone, with the
     await expectNoAxeViolations(page);
     await page.emulateMedia({ colorScheme: 'light' });
   });
-  // The server asked the service with the position to 2 decimals, never more.
-  expect(
-    asked.some((query) => query.get('latitude') === '40.71' && query.get('longitude') === '-74.01'),
-  ).toBe(true);
+  // The server asked the service with 2 decimals, never more.
   expect(asked.every((query) => !/\.\d{3}/.test(`${query.get('latitude')},${query.get('longitude')}`))).toBe(
     true,
   );
@@ -175,7 +314,7 @@ test('by day the header shows the sun, C and F: on one line on a phone, with the
 });
 
 test('at night the sun becomes a moon, and an overcast sky stays a cloud', async ({ browser }) => {
-  const night = await signedInPage(browser, { position: CLEAR, at: todayAt(21, 30) });
+  const night = await signedInPage(browser, { zip: NEW_YORK, at: todayAt(21, 30) });
   await expect(chip(night.page)).toHaveAttribute('data-icon', 'Moon');
   await expect(chip(night.page).getByRole('img', { name: 'Clear' })).toBeVisible();
   await expect(chip(night.page).locator('svg.lucide-moon')).toBeVisible();
@@ -183,7 +322,7 @@ test('at night the sun becomes a moon, and an overcast sky stays a cloud', async
   await night.context.close();
 
   const overcast = await signedInPage(browser, {
-    position: OVERCAST,
+    zip: SEATTLE,
     at: todayAt(5, 30),
     viewport: VIEWPORTS[0],
   });
@@ -194,7 +333,7 @@ test('at night the sun becomes a moon, and an overcast sky stays a cloud', async
 });
 
 test('offline, after a reload, the last weather still shows, with when it was read', async ({ browser }) => {
-  const { context, page } = await signedInPage(browser, { position: CLEAR, at: todayAt(10) });
+  const { context, page } = await signedInPage(browser, { zip: NEW_YORK, at: todayAt(10) });
   await expect(chip(page)).toContainText('12°C / 54°F');
   await waitForServiceWorker(page);
   await expect(chip(page)).toContainText('12°C / 54°F');
@@ -210,20 +349,32 @@ test('offline, after a reload, the last weather still shows, with when it was re
   await context.close();
 });
 
-test('with the position refused there is no weather, no error toast, only a log line', async ({
+test('with the position refused there is no weather and no error toast: the person who asked is told, and it is logged', async ({
   browser,
 }) => {
-  const { context, page, warnings, weatherAnswers } = await signedInPage(browser, { at: todayAt(14) });
-  // Not allowed yet: the browser would have to ask, which it does only after the person does something
-  // (a tap once the header's weather has loaded and waits for one).
-  await page.waitForLoadState('networkidle');
-  await page.getByTestId('greeting').click();
+  const { context, page, warnings, weatherAnswers } = await signedInPage(browser, {
+    zip: BENGALURU,
+    at: todayAt(14),
+  });
+  // The person asks; the browser does not share the position (never allowed in this context).
+  await showWeather(page).click();
+  const dialog = page.getByRole('dialog', { name: 'Show the weather' });
+  await dialog.getByRole('button', { name: 'Use my location' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Your browser did not share your location, so the weather cannot be shown. You can allow location for this site in your browser’s settings.',
+  );
   await expect.poll(() => warnings.join('\n')).toContain('Weather not updated');
+  expect(await positionRequests(page)).toBe(1);
   expect(weatherAnswers).toEqual([]);
+  await atEachViewport(page, async () => {
+    await expectNoHorizontalOverflow(page, dialog);
+    await expectNoAxeViolations(page);
+  });
+  await dialog.getByRole('button', { name: 'Not now' }).click();
   await expect(chip(page)).toHaveCount(0);
+  await expect(showWeather(page)).toBeVisible();
   expect(await toastsShown(page)).toEqual([]);
   await expect(toasts(page)).toHaveCount(0);
-  await expectNoAxeViolations(page);
   await context.close();
 });
 
@@ -231,7 +382,7 @@ test('when the weather service fails there is no weather, no error toast, only a
   browser,
 }) => {
   const { context, page, warnings, weatherAnswers } = await signedInPage(browser, {
-    position: FAILING,
+    zip: MIAMI,
     at: todayAt(14),
   });
   await expect.poll(() => weatherAnswers).toContain(502);

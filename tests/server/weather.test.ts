@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/server/config';
 import { users } from '../../src/server/db/schema';
 import { DEFAULT_WEATHER_API_URL } from '../../src/server/config-weather';
+import { NO_WEATHER_PLACE } from '../../src/domain/weather';
 import { WEATHER_MESSAGES, WEATHER_PER_MINUTE } from '../../src/server/routes/weather';
 import { createWeatherService, WeatherServiceError } from '../../src/server/services/weather';
 import { bearer, createUser, startTestApp, type TestContext, type TestUser } from './helpers';
@@ -168,9 +169,42 @@ describe('GET /api/weather', () => {
     expect(answer.json<{ data: { place: string | null } }>().data.place).toBeNull();
   });
 
+  it("without a position, answers the weather at the person's zip code, asking with its rounded coordinates", async () => {
+    const answer = await askWeather({});
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toEqual({
+      data: { temperature_c: 12.4, weather_code: 3, time: '2026-11-24T14:00', place: 'New York' },
+    });
+    // 10001 is at 40.7484, -73.9967 in the zip table.
+    const sent = fake.queries.at(-1);
+    expect([sent?.get('latitude'), sent?.get('longitude')]).toEqual(['40.75', '-74']);
+    const caregiver = await createUser(ctx, { role: 'Caregiver', zip_code: '60601' });
+    const chicago = await askWeather({}, caregiver.token);
+    expect(chicago.statusCode, chicago.body).toBe(200);
+    expect(chicago.json<{ data: { place: string | null } }>().data.place).toBe('Chicago');
+  });
+
+  it.each([
+    ['a 6-digit PIN code', '560001'],
+    ['a PIN code whose first five digits are a US zip code', '100010'],
+    ['a zip code the table does not know', '00000'],
+  ])('without a position and with %s, answers 404 and asks the service nothing', async (_case, zip) => {
+    const person = await createUser(ctx);
+    await ctx.app.db.update(users).set({ zipCode: zip }).where(eq(users.id, person.userId));
+    const before = fake.queries.length;
+    const answer = await askWeather({}, person.token);
+    expect(answer.statusCode, answer.body).toBe(404);
+    expect(answer.json()).toEqual({ message: WEATHER_MESSAGES.noPlace, code: NO_WEATHER_PLACE });
+    expect(fake.queries.length).toBe(before);
+    // With a position the weather still comes, and names no place.
+    const here = await askWeather({ latitude: '40.71', longitude: '-74.01' }, person.token);
+    expect(here.statusCode, here.body).toBe(200);
+    expect(here.json<{ data: { place: string | null } }>().data.place).toBeNull();
+  });
+
   it('refuses a caller without a valid sign-in before looking at the query', async () => {
     const before = fake.queries.length;
-    for (const query of [PRECISE, { latitude: 'north' }]) {
+    for (const query of [PRECISE, { latitude: 'north' }, {}] as Record<string, string>[]) {
       expect((await askWeather(query, null)).statusCode).toBe(401);
       expect((await askWeather(query, 'not-a-token')).statusCode).toBe(401);
     }
@@ -178,8 +212,8 @@ describe('GET /api/weather', () => {
   });
 
   it.each([
-    [{}, 'latitude is required.'],
     [{ latitude: '40.7' }, 'longitude is required.'],
+    [{ longitude: '-74' }, 'latitude is required.'],
     [{ latitude: 'north', longitude: '0' }, 'latitude must be a number from -90 to 90.'],
     [{ latitude: '90.01', longitude: '0' }, 'latitude must be a number from -90 to 90.'],
     [{ latitude: '-91', longitude: '0' }, 'latitude must be a number from -90 to 90.'],
@@ -239,10 +273,14 @@ describe('GET /api/weather', () => {
     }
   });
 
-  it('never writes a coordinate to the log, and logs which kind of failure it was', async () => {
+  it('never writes a coordinate or a zip code to the log, and logs which kind of failure it was', async () => {
     fake.behaviour = 'error-500';
     await askWeather({ latitude: '37.774929', longitude: '-122.419416' });
+    const seattle = await createUser(ctx, { zip_code: '98101' });
+    expect((await askWeather({}, seattle.token)).statusCode).toBe(502);
     const logs = ctx.logs();
+    for (const value of ['98101', '47.61', '122.33', 'Seattle'])
+      expect(logs, `the log holds ${value}`).not.toContain(value);
     expect(logs).toContain('"weatherFailure":"refused"');
     for (const value of [
       '37.77',

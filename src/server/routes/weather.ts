@@ -1,20 +1,25 @@
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../domain/errors';
-import { weatherAnswerSchema, weatherQuerySchema } from '../../domain/weather';
+import { NO_WEATHER_PLACE, weatherAnswerSchema, weatherQuerySchema } from '../../domain/weather';
 import { HttpError } from '../plugins/errors';
 import { createWeatherService, WeatherServiceError } from '../services/weather';
-import { placeOfUser } from '../services/weather-place';
+import { placeOfUser, zipPlaceOfUser } from '../services/weather-place';
 import { signedIn } from './auth-common';
 import { byUser, limitBy } from './auth-rate-limit';
 
 // GET /api/weather?latitude=&longitude= (README.md beside this file): the current weather at the device's
-// position, asked from the weather service by the server, so the page's CSP keeps connect-src 'self'
-// and one cache serves everyone nearby. Any signed-in person may ask. A failure is the service's, not
-// the person's: 503 when it cannot be reached in time, 502 when it answers something else than weather;
-// the app only logs either. The log says which failure it was, never where.
+// position, or, with no position, at the person's profile zip code (the header shows that without asking
+// anyone for their location); asked from the weather service by the server, so the page's CSP keeps
+// connect-src 'self' and one cache serves everyone nearby. Any signed-in person may ask. 404 when there is
+// no position and the zip code names no place (a PIN code, a zip the table does not know): the app then
+// offers to use the device's position. A failure is the service's, not the person's: 503 when it cannot be
+// reached in time, 502 when it answers something else than weather; the app only logs either. The log says
+// which failure it was, never where.
 
 export const WEATHER_MESSAGES = {
   unavailable: 'The weather service is not available right now.',
+  noPlace: 'Your profile has no US zip code to show the weather for. Share your location to see it.',
   broken: 'The weather service gave an answer that could not be read.',
 } as const;
 
@@ -37,13 +42,14 @@ export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['weather'],
         summary:
           'The current weather at the given position (rounded to 2 decimals before it leaves the server) ' +
-          "and the city of the person's zip code.",
+          "and the city of the person's zip code; with no position, the weather at that zip code.",
         ...signedIn,
         querystring: weatherQuerySchema,
         response: {
           200: weatherAnswerSchema,
           400: errorBodySchema,
           401: errorBodySchema,
+          404: errorBodySchema,
           429: errorBodySchema,
           502: errorBodySchema,
           503: errorBodySchema,
@@ -52,8 +58,12 @@ export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { latitude, longitude } = request.query;
+      const asked =
+        latitude !== undefined && longitude !== undefined
+          ? { latitude, longitude, place: placeOfUser(app.db, request.auth.userId) }
+          : await atProfileZip(app, request.auth.userId);
       const [reading, place] = await Promise.all([
-        service.current(latitude, longitude).catch((error: unknown) => {
+        service.current(asked.latitude, asked.longitude).catch((error: unknown) => {
           if (!(error instanceof WeatherServiceError)) throw error;
           request.log.warn({ weatherFailure: error.kind }, 'weather service failed');
           throw new HttpError(
@@ -61,9 +71,16 @@ export const weatherRoutes: FastifyPluginAsyncZod = async (app) => {
             error.statusCode === 503 ? WEATHER_MESSAGES.unavailable : WEATHER_MESSAGES.broken,
           );
         }),
-        placeOfUser(app.db, request.auth.userId),
+        asked.place,
       ]);
       return { data: { ...reading, place } };
     },
   );
 };
+
+/** The coordinates and city of the person's zip code; 404 when it names no place. */
+async function atProfileZip(app: FastifyInstance, userId: string) {
+  const zip = await zipPlaceOfUser(app.db, userId);
+  if (!zip) throw new HttpError(404, WEATHER_MESSAGES.noPlace, NO_WEATHER_PLACE);
+  return { latitude: zip.latitude, longitude: zip.longitude, place: Promise.resolve(zip.city) };
+}

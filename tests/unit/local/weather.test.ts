@@ -6,18 +6,21 @@ import {
   GEOLOCATION_MAX_AGE_MS,
   GEOLOCATION_TIMEOUT_MS,
   locateDevice,
+  locationPermission,
   readSavedWeather,
   refreshWeather,
   weatherAt,
+  weatherFromZip,
   WEATHER_KEY,
-  whenLocationMayBeAsked,
   type SavedWeather,
 } from '../../../src/local/weather';
 import { fakeServer, type Answer, type Call } from './support';
 
-// The header's weather on the device: the position is asked with a 5,000 ms timeout, the server is
-// asked with it rounded, the answer is kept in the replica and read back (offline) with its time, and
-// every failure is only logged: no toast, and the weather kept before stays.
+// The header's weather on the device: for the profile's zip code the server is asked without any position
+// (and the position is never read); for the device's position it is read with a 5,000 ms timeout and the
+// server asked with it rounded; the answer is kept in the replica and read back (offline) with its time,
+// and every failure is only logged and answered as what kind it was: no toast, and the weather kept before
+// stays.
 
 const HERE = { latitude: 40.712776, longitude: -74.005974 };
 const ANSWER = {
@@ -53,7 +56,10 @@ const warnings = () => warn.mock.calls.map((args: unknown[]) => args.map(String)
 
 describe('refreshWeather', () => {
   it('asks the server with the position rounded to 2 decimals and keeps the answer with its time', async () => {
-    const saved = await refreshWeather(db, { locate, now: () => new Date('2026-11-24T14:05:00Z') });
+    const saved = await refreshWeather(db, 'position', {
+      locate,
+      now: () => new Date('2026-11-24T14:05:00Z'),
+    });
     expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
       'GET /weather?latitude=40.71&longitude=-74.01',
     ]);
@@ -71,10 +77,10 @@ describe('refreshWeather', () => {
     ['the answer is not weather', () => ({ status: 200, data: { data: { temperature_c: 'warm' } } })],
     ['the server failed', () => ({ status: 500 })],
   ])('when %s: only logs, keeps the weather it had, and never toasts', async (_case, answer) => {
-    await refreshWeather(db, { locate, now: () => new Date('2026-11-24T09:00:00Z') });
+    await refreshWeather(db, 'position', { locate, now: () => new Date('2026-11-24T09:00:00Z') });
     const before = await readSavedWeather(db);
     route = answer;
-    expect(await refreshWeather(db, { locate })).toBeNull();
+    expect(await refreshWeather(db, 'position', { locate })).toEqual({ failed: 'unavailable' });
     expect(await readSavedWeather(db)).toEqual(before);
     expect(toasts).not.toHaveBeenCalled();
     expect(warn).toHaveBeenCalledTimes(1);
@@ -83,11 +89,48 @@ describe('refreshWeather', () => {
 
   it('with the position refused: asks nothing, saves nothing, only logs', async () => {
     const refused = () => Promise.reject(new Error('Geolocation failed (1): User denied Geolocation'));
-    expect(await refreshWeather(db, { locate: refused })).toBeNull();
+    expect(await refreshWeather(db, 'position', { locate: refused })).toEqual({ failed: 'no-position' });
     expect(calls).toEqual([]);
     expect(await readSavedWeather(db)).toBeNull();
     expect(toasts).not.toHaveBeenCalled();
     expect(warnings()).toContain('denied');
+  });
+});
+
+describe('the weather at the profile zip code', () => {
+  it('asks the server with no position, and never reads the device position', async () => {
+    const located = vi.fn(locate);
+    const saved = await refreshWeather(db, 'zip', {
+      locate: located,
+      now: () => new Date('2026-11-24T14:05:00Z'),
+    });
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual(['GET /weather']);
+    expect(located).not.toHaveBeenCalled();
+    expect(saved).toEqual({ answer: ANSWER.data, savedAt: '2026-11-24T14:05:00.000Z' });
+    expect(await readSavedWeather(db)).toEqual(saved);
+  });
+
+  it('says when the server knows no place for the zip code, only logging it', async () => {
+    route = () => ({
+      status: 404,
+      data: { message: 'Your profile has no US zip code to show the weather for.', code: 'NO_WEATHER_PLACE' },
+    });
+    expect(await refreshWeather(db, 'zip', { locate })).toEqual({ failed: 'no-place' });
+    expect(toasts).not.toHaveBeenCalled();
+    expect(warnings()).toContain('404');
+    // Another 404 is no answer about the place.
+    route = () => ({ status: 404, data: { message: 'Not found' } });
+    expect(await refreshWeather(db, 'zip', { locate })).toEqual({ failed: 'unavailable' });
+  });
+
+  it.each([
+    ['10001', true],
+    [' 98101 ', true],
+    ['560001', false],
+    ['', false],
+    [null, false],
+  ])('a profile zip code %j gives the weather without a position: %s', (zip, byZip) => {
+    expect(weatherFromZip(zip)).toBe(byZip);
   });
 });
 
@@ -147,60 +190,27 @@ describe('the weather shown', () => {
   });
 
   it('goes with the replica: it lives in the user database, nowhere else', async () => {
-    await refreshWeather(db, { locate });
+    await refreshWeather(db, 'position', { locate });
     expect(db.name.startsWith(DB_PREFIX)).toBe(true);
     expect(localStorage.length).toBe(0);
   });
 });
 
-describe('whenLocationMayBeAsked', () => {
+describe('locationPermission', () => {
   const permissionsIn = (state: PermissionState | 'broken') => ({
-    query: () =>
+    query: vi.fn(() =>
       state === 'broken'
         ? Promise.reject(new TypeError('geolocation is not a permission name here'))
         : Promise.resolve({ state } as PermissionStatus),
-  });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-  it('asks at once when the person already allowed it', async () => {
-    const ask = vi.fn();
-    whenLocationMayBeAsked(ask, permissionsIn('granted'), new EventTarget());
-    await settle();
-    expect(ask).toHaveBeenCalledTimes(1);
+    ),
   });
 
-  it.each(['prompt', 'broken'] as const)(
-    'with the permission %s: waits for the first tap or key, then asks once',
-    async (state) => {
-      const ask = vi.fn();
-      const target = new EventTarget();
-      whenLocationMayBeAsked(ask, permissionsIn(state), target);
-      await settle();
-      expect(ask).not.toHaveBeenCalled();
-      target.dispatchEvent(new Event('keydown'));
-      target.dispatchEvent(new Event('pointerdown'));
-      expect(ask).toHaveBeenCalledTimes(1);
-    },
-  );
-
-  it('never asks when the person refused, and only logs it', async () => {
-    const ask = vi.fn();
-    const target = new EventTarget();
-    whenLocationMayBeAsked(ask, permissionsIn('denied'), target);
-    await settle();
-    target.dispatchEvent(new Event('pointerdown'));
-    expect(ask).not.toHaveBeenCalled();
-    expect(warnings()).toContain('refused');
-    expect(toasts).not.toHaveBeenCalled();
+  it.each(['granted', 'prompt', 'denied'] as const)('says %s as the browser does', async (state) => {
+    expect(await locationPermission(permissionsIn(state))).toBe(state);
   });
 
-  it('stops waiting when the header goes', async () => {
-    const ask = vi.fn();
-    const target = new EventTarget();
-    const stop = whenLocationMayBeAsked(ask, permissionsIn('prompt'), target);
-    await settle();
-    stop();
-    target.dispatchEvent(new Event('pointerdown'));
-    expect(ask).not.toHaveBeenCalled();
+  it('says prompt where the browser cannot tell', async () => {
+    expect(await locationPermission(permissionsIn('broken'))).toBe('prompt');
+    expect(await locationPermission(undefined)).toBe('prompt');
   });
 });
