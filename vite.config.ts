@@ -195,12 +195,13 @@ export default defineConfig({
             // What every signed-in first screen needs beside the entry, in one chunk: the replica (Dexie and
             // its React hooks), the session and permission hooks, the signed-in layout (the routes _app,
             // _patient and _caregiver, and the shell they draw: header, sidebar, tab bar) with the icons of
-            // its menus, and the clock every first screen shows. Apart, they were a dozen
+            // its menus, the clock every first screen shows, and what Home's latest results draw with (the
+            // badge, its arrows, the reports' order). Apart, they were a dozen
             // small files, each a request on the way to Home; a phone's browser opens six connections at a
             // time, so the seventh waited a round trip (tests/bench/lighthouse.ts). The sign-in page needs none.
             {
               name: 'signed-in',
-              test: /node_modules[\\/](dexie|dexie-react-hooks)[\\/]|src[\\/]local[\\/](db|sync-trigger)\.ts$|src[\\/]domain[\\/](permissions|schedule-texts|clock)\.ts$|src[\\/]app[\\/]shell[\\/](use-caregiver-permissions|use-selected-patient|use-session|layout|header|sidebar|tab-bar|navigation|use-replica-sync|use-failed-change-toasts|sync-status-placeholder)\.tsx?$|src[\\/]app[\\/]ui[\\/]use-wide-screen\.ts$|src[\\/]app[\\/]routes[\\/]_app(\.tsx|[\\/]_patient\.tsx|[\\/]_caregiver\.tsx)\?tsr-split=component$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill|store|flask-conical)\.mjs$/,
+              test: /node_modules[\\/](dexie|dexie-react-hooks)[\\/]|src[\\/]local[\\/](db|sync-trigger)\.ts$|src[\\/]domain[\\/](permissions|schedule-texts|clock|lab-report-order)\.ts$|src[\\/]app[\\/]shell[\\/](use-caregiver-permissions|use-selected-patient|use-session|layout|header|sidebar|tab-bar|navigation|use-replica-sync|use-failed-change-toasts|sync-status-placeholder)\.tsx?$|src[\\/]app[\\/]ui[\\/](use-wide-screen\.ts|badge\.tsx)$|src[\\/]app[\\/]routes[\\/]_app(\.tsx|[\\/]_patient\.tsx|[\\/]_caregiver\.tsx)\?tsr-split=component$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-pulse|heart-handshake|key-round|calendar-clock|stethoscope|users-round|refresh-cw|pill|store|flask-conical|arrow-up|arrow-down)\.mjs$/,
             },
           ],
         },

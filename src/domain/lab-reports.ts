@@ -269,11 +269,7 @@ export function matchesLabReportFilter(
   return true;
 }
 
-/** Newest report first, then the one added last. */
-export function compareLabReports(a: LabReport, b: LabReport): number {
-  if (a.report_date !== b.report_date) return a.report_date < b.report_date ? 1 : -1;
-  return a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0;
-}
+export { compareLabReports } from './lab-report-order';
 
 export const labReportResponseSchema = z.object({
   success: z.literal(true),

@@ -5,6 +5,7 @@ import {
   VIEWPORTS,
   atEachViewport,
   createAccount,
+  createSeededPatient,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
@@ -394,6 +395,70 @@ test.describe('on a phone, each state at both sizes', () => {
     await atEachViewport(page, () => checkLayout(page));
     await main(page).getByRole('link', { name: 'Back to Dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
+
+/**
+ * Waits until every card of a patient with records shows its content (no card still loading): today's
+ * doses and the week's adherence, the next three appointments, the sync state, two lab reports, today's
+ * check-in at its next question, the Fitbit card and the vitals.
+ */
+async function homeFilled(page: Page) {
+  await expect(card(page, 'medicines').getByTestId('dose').first()).toBeVisible();
+  await expect(card(page, 'medicines').getByTestId('adherence-summary')).toBeVisible();
+  await expect(card(page, 'appointments').getByRole('listitem')).toHaveCount(3);
+  await expect(card(page, 'sync')).toContainText('Last synced');
+  await expect(card(page, 'results').getByTestId('home-result-report')).toHaveCount(2);
+  await expect(card(page, 'check-in').getByRole('group')).toBeVisible(); // today's next question
+  await expect(page.getByTestId('vitals-home')).toBeVisible();
+  for (const id of ['medicines', 'results', 'check-in', 'fitbit', 'vitals'])
+    await expect(card(page, id)).not.toContainText(/Checking|Opening|Reading/);
+}
+
+test.describe('a patient with two years of records', () => {
+  test.use({ viewport: VIEWPORTS[0] });
+
+  test('Home keeps its height as its cards fill: opened again at a phone’s and a laptop’s size, nothing moves', async ({
+    page,
+    request,
+  }) => {
+    // Two years of records to make and sync, and axe on a long page at two sizes: about a minute and a
+    // half on this 2-core machine under load.
+    test.setTimeout(180_000);
+    // As the Lighthouse benchmark's populated account (tests/bench/lighthouse.ts): 12 prescriptions with
+    // their marks, 40 appointments, 20 lab reports, the medical history, the last week's check-ins.
+    const patient = await createSeededPatient(request, 'Sam Seeded');
+    await signIn(page, patient); // the app's first sync brings the records onto this device
+    await homeFilled(page);
+
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      // Opened again, as a person opens the app each day: everything comes from the device's tables.
+      await page.reload();
+      await homeFilled(page);
+      // What loads after the cards (the sync client, the weather) has its moment too.
+      await page.waitForTimeout(500);
+      const shift = await layoutShiftSoFar(page);
+      expect(shift.total, `${viewport.width} px: ${shift.moved.join('\n')}`).toBeLessThanOrEqual(0.05);
+      await checkLayout(page);
+
+      // Using its controls moves nothing later on: what a control changes shows at once (a shift right
+      // after the tap is the person's own doing, and not counted), never a moment later by itself.
+      const dose = card(page, 'medicines').getByTestId('dose').first();
+      const taken = viewport === VIEWPORTS[0] ? 'Taken' : 'Not taken';
+      await dose.getByRole('button', { name: taken, exact: true }).click();
+      await expect(dose.getByRole('button', { name: taken, exact: true })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      await card(page, 'sync').getByRole('button', { name: 'Sync now' }).click();
+      await expect(card(page, 'sync').getByRole('button', { name: 'Sync now' })).toBeEnabled();
+      await card(page, 'check-in').getByRole('group').getByRole('button').first().click();
+      await expect(card(page, 'check-in').getByTestId('check-in-answers')).toBeVisible();
+      await page.waitForTimeout(1500);
+      const used = await layoutShiftSoFar(page);
+      expect(used.total, `${viewport.width} px, used: ${used.moved.join('\n')}`).toBeLessThanOrEqual(0.05);
+    }
   });
 });
 

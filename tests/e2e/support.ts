@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
@@ -11,69 +10,59 @@ import {
   type Response,
 } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { profileSchema, type Profile } from '../../src/domain/auth';
+import type { Profile } from '../../src/domain/auth';
+import {
+  acceptBetaPolicy,
+  choosePlanAtSignIn,
+  makePerson,
+  newestMailTo,
+  PASSWORD,
+  profileOf,
+  seedHistory,
+  signUpVerified,
+  verificationPath,
+  type Account,
+  type HistoryCounts,
+  type HistoryOptions,
+  type Http,
+} from '../fixtures/seed';
 
-export const PASSWORD = 'Juniper-Lantern-58';
+export { PASSWORD, verificationPath, type Account };
 
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 }
 
-/** The newest message to `to` in the server's local mailbox (DATA_DIR/mail), waiting for it to arrive. */
-export async function latestMailTo(to: string): Promise<string> {
-  const dir = join(process.env.E2E_DATA_DIR ?? '', 'mail');
-  let found: string | undefined;
-  await expect
-    .poll(() => {
-      let files: string[] = [];
-      try {
-        files = readdirSync(dir)
-          .filter((file) => file.includes(to))
-          .sort();
-      } catch {
-        return false;
-      }
-      const last = files.at(-1);
-      found = last ? readFileSync(join(dir, last), 'utf8') : undefined;
-      return Boolean(found);
-    })
-    .toBe(true);
-  return decodeQuotedPrintable(found ?? '');
-}
+/** The server's local mailbox (DATA_DIR/mail) of this run. */
+export const mailDir = () => join(process.env.E2E_DATA_DIR ?? '', 'mail');
 
-function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-export function verificationPath(mail: string): string {
-  const match = /\/verify-email\/[A-Za-z0-9_-]+/.exec(mail);
-  if (!match) throw new Error(`no verification link in:\n${mail}`);
-  return match[0];
+/** The newest message to `to` in the server's local mailbox, waiting for it to arrive. */
+export function latestMailTo(to: string): Promise<string> {
+  return newestMailTo(mailDir(), to);
 }
 
 /**
- * Registers through the API and follows the mailed link: a verified account that has not signed in yet.
- * Its zip code is New York's unless given (a 6-digit one is an Indian PIN code).
+ * The API through Playwright's request context, for the people and records of tests/fixtures/seed.ts
+ * (the one way the benchmarks and the browser tests make them: as the product does, through the API).
  */
-async function registerVerified(
-  request: APIRequestContext,
-  role: 'Patient' | 'Caregiver',
-  name: string,
-  zip = '10001',
-): Promise<string> {
-  const email = uniqueEmail(role.toLowerCase());
-  const registered = await request.post('/api/auth/register', {
-    data: { name, email, password: PASSWORD, role, zip_code: zip },
-  });
-  expect(registered.status()).toBe(201);
-  const token = verificationPath(await latestMailTo(email))
-    .split('/')
-    .pop();
-  const verified = await request.post('/api/auth/verify-email', { data: { token } });
-  expect(verified.ok()).toBe(true);
-  return email;
+export function httpOf(request: APIRequestContext): Http {
+  return async (method, path, { body, token, file } = {}) => {
+    const response = await request.fetch(path, {
+      method,
+      headers: token ? bearer(token) : {},
+      ...(file
+        ? { multipart: { [file.field]: { name: file.name, mimeType: file.mimeType, buffer: file.buffer } } }
+        : body === undefined
+          ? {}
+          : { data: body }),
+    });
+    const text = await response.text();
+    try {
+      return { status: response.status(), body: text ? (JSON.parse(text) as unknown) : null };
+    } catch {
+      return { status: response.status(), body: text };
+    }
+  };
 }
 
 /**
@@ -89,31 +78,22 @@ export async function createVerifiedUser(
   name = `${role} Tester`,
   { freePlan = true }: { freePlan?: boolean } = {},
 ) {
-  const email = await registerVerified(request, role, name);
-  if (role === 'Patient' && freePlan) await subscribeThroughLogin(request, email, 'free');
+  const http = httpOf(request);
+  const { email } = await signUpVerified(http, mailDir(), {
+    role,
+    name,
+    email: uniqueEmail(role.toLowerCase()),
+  });
+  if (role === 'Patient' && freePlan) await choosePlanAtSignIn(http, { email }, 'free');
   return { email, name };
 }
-
-/** A person as the tests use them: signed in once through the API, with that token and their profile. */
-export type Account = {
-  email: string;
-  name: string;
-  role: 'Patient' | 'Caregiver';
-  password: string;
-  /** A token of theirs from a sign-in through the API, as another device of theirs would hold. */
-  token: string;
-  userId: string;
-  profile: Profile;
-  /** The patient's id (the records' patient_id); '' for a caregiver. */
-  patientId: string;
-};
 
 /**
  * A verified account made through the API, ready to use: a patient on the Free plan, the beta policy
  * accepted (which every write needs, and which the app asks for on the first sign-in: its own tests
- * cover that screen).
+ * cover that screen). tests/fixtures/seed.ts makes it, as it makes the benchmarks' people.
  */
-export async function createAccount(
+export function createAccount(
   request: APIRequestContext,
   role: 'Patient' | 'Caregiver',
   name = `${role} Tester`,
@@ -121,32 +101,28 @@ export async function createAccount(
   // zip: their profile's zip code, 10001 (New York) unless given.
   { acceptPolicy = true, zip }: { acceptPolicy?: boolean; zip?: string } = {},
 ): Promise<Account> {
-  const email = await registerVerified(request, role, name, zip);
-  let login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  if (login.status() === 403) {
-    const refused = (await login.json()) as { code?: string; userId: string; subscribeToken: string };
-    expect(refused.code).toBe('SUBSCRIPTION_REQUIRED');
-    const subscribed = await request.post('/api/stripe/subscribe', {
-      data: { planId: 'free', userId: refused.userId, subscribeToken: refused.subscribeToken },
-    });
-    expect(subscribed.ok(), await subscribed.text()).toBe(true);
-    login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  }
-  expect(login.ok(), await login.text()).toBe(true);
-  const { accessToken: token, userId } = (await login.json()) as { accessToken: string; userId: string };
-  const profile = acceptPolicy
-    ? await acceptBetaPolicyThroughApi(request, token)
-    : await profileThroughApi(request, token);
-  return {
-    email,
-    name,
+  return makePerson(httpOf(request), mailDir(), {
     role,
-    password: PASSWORD,
-    token,
-    userId,
-    profile,
-    patientId: profile.patient_id ?? '',
-  };
+    name,
+    email: uniqueEmail(role.toLowerCase()),
+    acceptPolicy,
+    ...(zip === undefined ? {} : { zip }),
+  });
+}
+
+/**
+ * A patient with two years of records on the server (tests/fixtures/seed.ts: prescriptions with their
+ * dose marks, appointments past and to come, lab reports with their rows, the medical history, the last
+ * week's check-ins), as the Lighthouse benchmark's populated account has them.
+ */
+export async function createSeededPatient(
+  request: APIRequestContext,
+  name = 'Sam Seeded',
+  options: HistoryOptions = {},
+): Promise<Account & { counts: HistoryCounts }> {
+  const patient = await createAccount(request, 'Patient', name);
+  const counts = await seedHistory(httpOf(request), patient, options);
+  return { ...patient, counts };
 }
 
 /**
@@ -208,15 +184,7 @@ export const homeOf = (role: 'Patient' | 'Caregiver') =>
 
 /** What a person without a plan does: sign in, be asked for a plan (403), and choose `planId` with the token. */
 export async function subscribeThroughLogin(request: APIRequestContext, email: string, planId: string) {
-  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  const refused = (await login.json()) as { code?: string; userId: string; subscribeToken: string };
-  expect(login.status(), JSON.stringify(refused)).toBe(403);
-  expect(refused.code).toBe('SUBSCRIPTION_REQUIRED');
-  const subscribed = await request.post('/api/stripe/subscribe', {
-    data: { planId, userId: refused.userId, subscribeToken: refused.subscribeToken },
-  });
-  expect(subscribed.ok(), await subscribed.text()).toBe(true);
-  return (await subscribed.json()) as { checkout_url: string | null };
+  return (await choosePlanAtSignIn(httpOf(request), { email }, planId)) as { checkout_url: string | null };
 }
 
 /** Signs in through the sign-in form, and accepts the beta policy the first time. */
@@ -516,23 +484,13 @@ export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
  * Accepts the beta policy through the API (the app asks on first sign-in; API-made people skip that
  * screen). Answers the profile as it is then.
  */
-export async function acceptBetaPolicyThroughApi(
-  request: APIRequestContext,
-  token: string,
-): Promise<Profile> {
-  const accepted = await request.post('/api/auth/beta-policy', {
-    headers: bearer(token),
-    data: { notHipaa: true, notForMedicalDecisions: true, dataMayBeDeleted: true, agreeToPolicy: true },
-  });
-  expect(accepted.ok()).toBe(true);
-  return profileSchema.parse(((await accepted.json()) as { data: unknown }).data);
+export function acceptBetaPolicyThroughApi(request: APIRequestContext, token: string): Promise<Profile> {
+  return acceptBetaPolicy(httpOf(request), token);
 }
 
 /** The person's profile as the server holds it. */
-export async function profileThroughApi(request: APIRequestContext, token: string): Promise<Profile> {
-  const response = await request.get('/api/auth/profile', { headers: bearer(token) });
-  expect(response.ok()).toBe(true);
-  return profileSchema.parse(((await response.json()) as { data: unknown }).data);
+export function profileThroughApi(request: APIRequestContext, token: string): Promise<Profile> {
+  return profileOf(httpOf(request), token);
 }
 
 /**

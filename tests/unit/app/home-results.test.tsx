@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import type { LabReport } from '../../../src/domain/lab-reports';
+import type * as LabReportsOf from '../../../src/app/features/dashboard/use-lab-reports-of';
 import type { LabResult } from '../../../src/domain/lab-results';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { flagSummary, latestReports } from '../../../src/app/features/dashboard/latest-results-data';
@@ -40,14 +41,25 @@ vi.mock('../../../src/app/shell/use-caregiver-permissions', () => ({
 vi.mock('../../../src/app/shell/use-selected-patient', () => ({
   useSelectedPatientId: () => who.selected,
 }));
-// Other features' cards: stand-ins that say whose card they are.
-const scheduleLoads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src/app/features/medicines/load-todays-schedule', () => ({
-  loadTodaysSchedule: () => {
-    scheduleLoads.count++;
-    return Promise.resolve({ TodaysSchedule: () => <p>Stand-in schedule</p> });
-  },
-}));
+// Other features' cards: stand-ins that say whose card they are. The schedule's stand-in says it has drawn
+// (as the real one does once it has read the day's doses), or not yet, or throws as a chunk that failed.
+const scheduleLoads = vi.hoisted(() => ({ count: 0, behaviour: 'draws' as 'draws' | 'waits' | 'throws' }));
+vi.mock('../../../src/app/features/medicines/load-todays-schedule', async () => {
+  const { useEffect } = await import('react');
+  function StandInSchedule({ onDrawn }: { onDrawn?: () => void }) {
+    if (scheduleLoads.behaviour === 'throws') throw new Error('the chunk did not load');
+    useEffect(() => {
+      if (scheduleLoads.behaviour === 'draws') onDrawn?.();
+    }, [onDrawn]);
+    return <p>Stand-in schedule</p>;
+  }
+  return {
+    loadTodaysSchedule: () => {
+      scheduleLoads.count++;
+      return Promise.resolve({ TodaysSchedule: StandInSchedule });
+    },
+  };
+});
 vi.mock('../../../src/app/features/check-in/check-in-home-card', () => ({
   CheckInHomeCard: ({ patientId }: { patientId: string }) => <p>Stand-in check-in of {patientId}</p>,
 }));
@@ -55,7 +67,19 @@ vi.mock('../../../src/app/features/fitbit/fitbit-home-card', () => ({
   FitbitHomeCard: ({ patientId }: { patientId: string }) => <p>Stand-in Fitbit of {patientId}</p>,
 }));
 
-const { DashboardPage } = await import('../../../src/app/screens/home/dashboard-page');
+// The device's answer of lab reports, held back in one test (Home draws no card before it).
+const reportsRead = vi.hoisted(() => ({ held: false }));
+vi.mock('../../../src/app/features/dashboard/use-lab-reports-of', async (importOriginal) => {
+  const real = await importOriginal<typeof LabReportsOf>();
+  return {
+    useLabReportsOf: (patientId: string | null) => {
+      const answer = real.useLabReportsOf(patientId);
+      return reportsRead.held ? undefined : answer;
+    },
+  };
+});
+
+const { DashboardPage, SCHEDULE_WAIT_MS } = await import('../../../src/app/screens/home/dashboard-page');
 
 const PATIENT = '6f1c1a52-7d55-4c0e-9d43-0b6f1f0f0a01';
 const OTHER_PATIENT = '6f1c1a52-7d55-4c0e-9d43-0b6f1f0f0a09';
@@ -88,6 +112,11 @@ function report(id: string, fields: Partial<LabReport> = {}): LabReport {
 }
 
 const card = (id: string) => screen.getByTestId(`home-${id}`);
+/** Whether Home's cards are shown (they are laid out, invisible, while Home waits for the schedule). */
+const cardsShown = () => {
+  const grid = card('medicines').parentElement;
+  return !grid?.classList.contains('invisible') && grid?.getAttribute('aria-busy') === 'false';
+};
 /** Home, once its cards are drawn (together, when the device's tables have answered). */
 async function renderHome() {
   render(<DashboardPage />);
@@ -102,6 +131,8 @@ beforeEach(async () => {
   who.role = 'Patient';
   who.permissions = [];
   who.selected = null;
+  scheduleLoads.behaviour = 'draws';
+  reportsRead.held = false;
   await Promise.all([
     db.lab_reports.clear(),
     db.outbox.clear(),
@@ -186,7 +217,8 @@ describe('the Latest results card', () => {
     ]);
     await renderHome();
     const results = card('results');
-    await waitFor(() => expect(within(results).getAllByTestId('home-result-report')).toHaveLength(2));
+    // Drawn with the other cards, not after them: a card that grew later pushed the ones below it down.
+    expect(within(results).getAllByTestId('home-result-report')).toHaveLength(2);
     const [newest, older] = within(results).getAllByTestId('home-result-report');
     expect(within(newest!).getByRole('heading', { level: 3 }).textContent).toBe('Basic Metabolic Panel');
     expect(newest!.textContent).toContain('Report date Sat, Mar 14, 2026');
@@ -204,6 +236,18 @@ describe('the Latest results card', () => {
     expect(within(results).getByRole('link', { name: 'See all lab reports' }).getAttribute('href')).toBe(
       '/lab-report',
     );
+  });
+
+  it('is drawn with the other cards: none of them before the device has answered for the lab reports', async () => {
+    await db.lab_reports.put(report('r', { results: [row('Glucose', '250', 'H')] }));
+    reportsRead.held = true;
+    const { rerender } = render(<DashboardPage />);
+    expect(await screen.findByText('Checking your health data...')).toBeTruthy();
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByTestId('home-sync')).toBeNull();
+    reportsRead.held = false;
+    rerender(<DashboardPage />);
+    expect(within(await screen.findByTestId('home-results')).getAllByTestId('home-result')).toHaveLength(1);
   });
 
   it('is honest when there is no report yet, and fills in when one is saved while Home is open', async () => {
@@ -276,6 +320,8 @@ describe('the medicines card', () => {
     );
     expect(medicines.queryByText('Stand-in schedule')).toBeNull();
     expect(scheduleLoads.count).toBe(0);
+    // Nothing to wait for: the cards show with the tables' answers.
+    expect(cardsShown()).toBe(true);
   });
 
   it('loads the schedule once the patient has a prescription on the device', async () => {
@@ -283,6 +329,43 @@ describe('the medicines card', () => {
     await renderHome();
     expect(await within(card('medicines')).findByText('Stand-in schedule')).toBeTruthy();
     expect(scheduleLoads.count).toBe(1);
+  });
+
+  it('keeps the cards out of sight, in their places, until the schedule has drawn its doses', async () => {
+    // Drawn before the schedule, the cards below it moved down the screen by its height once it came.
+    await db.prescriptions.put(prescriptionOf('rx-1', PATIENT));
+    scheduleLoads.behaviour = 'waits';
+    await renderHome();
+    await within(card('medicines')).findByText('Stand-in schedule');
+    expect(cardsShown()).toBe(false);
+    expect(screen.getByRole('status').textContent).toBe('Checking your health data...');
+    cleanup();
+
+    scheduleLoads.behaviour = 'draws';
+    await renderHome();
+    await waitFor(() => expect(cardsShown()).toBe(true));
+    expect(screen.queryByText('Checking your health data...')).toBeNull();
+  });
+
+  it('shows the cards after a few seconds all the same when the schedule does not come', async () => {
+    await db.prescriptions.put(prescriptionOf('rx-1', PATIENT));
+    scheduleLoads.behaviour = 'waits';
+    const started = Date.now();
+    await renderHome();
+    expect(cardsShown()).toBe(false);
+    await waitFor(() => expect(cardsShown()).toBe(true), { timeout: SCHEDULE_WAIT_MS + 2000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SCHEDULE_WAIT_MS - 100);
+  });
+
+  it('shows the cards when the schedule cannot be shown, the medicines card saying so', async () => {
+    await db.prescriptions.put(prescriptionOf('rx-1', PATIENT));
+    scheduleLoads.behaviour = 'throws';
+    vi.spyOn(console, 'error').mockImplementation(() => undefined); // React reports the caught error
+    await renderHome();
+    await waitFor(() => expect(cardsShown()).toBe(true));
+    expect(card('medicines').textContent).toContain('This card could not be shown. Reload to try again.');
+    expect(card('appointments').textContent).toContain('No upcoming appointments.');
+    vi.mocked(console.error).mockRestore();
   });
 });
 

@@ -256,6 +256,16 @@ describe('TodaysSchedule', () => {
     await waitFor(async () => expect(await dose('12:30', 'Metformin')).toHaveTextContent('Missed'));
   });
 
+  it('tells Home once, when the day’s doses and the week’s adherence are both on screen', async () => {
+    // Home keeps its cards out of sight until then, so that this card never grows under the others.
+    const drawn = vi.fn();
+    render(<TodaysSchedule patientId={PATIENT} canMark variant="card" onDrawn={drawn} />);
+    await screen.findByTestId('adherence-summary');
+    await act(async () => undefined); // the effects of that render
+    expect(drawn).toHaveBeenCalledTimes(1);
+    expect(screen.getAllByTestId('dose')).toHaveLength(3);
+  });
+
   it('says when there is nothing to take today, and leads to Prescriptions as this person may', async () => {
     await db.prescriptions.clear();
     render(<TodaysSchedule patientId={PATIENT} canMark variant="card" />);

@@ -35,11 +35,14 @@ export function HomeCard({
   id,
   title,
   icon: Icon,
+  onFailed,
   children,
 }: {
   id: string;
   title: string;
   icon: LucideIcon;
+  /** Told when the card's content failed (Home waits for some cards' content before it shows them). */
+  onFailed?: () => void;
   children: ReactNode;
 }) {
   return (
@@ -53,7 +56,7 @@ export function HomeCard({
         <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
         {title}
       </h2>
-      <CardBoundary>{children}</CardBoundary>
+      <CardBoundary onFailed={onFailed}>{children}</CardBoundary>
     </Card>
   );
 }
@@ -62,11 +65,15 @@ export function HomeCard({
  * A card whose content fails (its chunk could not load, or it threw) says so in its own place; the rest
  * of Home stays usable. The cards are filled by several features, so one of them must not blank the page.
  */
-class CardBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+class CardBoundary extends Component<{ children: ReactNode; onFailed?: () => void }, { failed: boolean }> {
   override state = { failed: false };
 
   static getDerivedStateFromError() {
     return { failed: true };
+  }
+
+  override componentDidCatch() {
+    this.props.onFailed?.();
   }
 
   override render() {

@@ -1,4 +1,5 @@
-import { compareLabReports, type LabReport } from '../../../domain/lab-reports';
+import type { LabReport } from '../../../domain/lab-reports';
+import { compareLabReports } from '../../../domain/lab-report-order';
 import type { LabResult } from '../../../domain/lab-results';
 
 // What Home's 'Latest results' card shows of the lab reports on this device: the newest reports (by report

@@ -1,28 +1,28 @@
 import { Link } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp } from 'lucide-react';
+import type { LabReport } from '../../../domain/lab-reports';
 import type { LabResult } from '../../../domain/lab-results';
 import { formatDate } from '../../../domain/date-display';
 import { Badge } from '../../ui/badge';
 import { linkClass, type Paths } from './home-card';
 import { flagSummary, isOutOfRange, latestReports, type ReportSummary } from './latest-results-data';
-import { useLabReportsOf } from './use-lab-reports-of';
 
-// The content of Home's 'Latest results' card, loaded after the first paint (load-home-cards.ts in
-// src/app/screens/home): the newest lab reports on this device (a live query of the local table, so it opens
-// offline and follows a report saved or synced while Home is open), their type and date, and their results
-// with the ones outside the reference range first, each marked High or Low in words, not by colour alone.
+// The content of Home's 'Latest results' card, drawn in Home's first paint with the other cards: the newest
+// lab reports on this device (read by Home through useLabReportsOf, a live query of the local table, so it
+// opens offline and follows a report saved or synced while Home is open), their type and date, and their
+// results with the ones outside the reference range first, each marked High or Low in words, not by colour
+// alone. Loaded after the first paint, it grew from one line to two reports under the cards below it.
 
 export function LatestResults({
-  patientId,
+  reports,
   caregiver,
   path,
 }: {
-  patientId: string;
+  /** The patient's lab reports on this device (useLabReportsOf). */
+  reports: readonly LabReport[];
   caregiver: boolean;
   path: Paths['labReport'];
 }) {
-  const reports = useLabReportsOf(patientId);
-  if (!reports) return <p className="text-muted">Checking the latest lab results...</p>;
   if (reports.length === 0)
     return (
       <>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { AlertTriangle, CalendarCheck, Check, ChevronLeft, ChevronRight, Clock, X } from 'lucide-react';
 import {
@@ -40,6 +40,11 @@ export type TodaysScheduleProps = {
   canMark: boolean;
   /** 'page': the full schedule on /prescriptions; 'card': the Home card's compact form. */
   variant: 'page' | 'card';
+  /**
+   * Told once the day's doses and the week's adherence have been read from the device (the card's whole
+   * content): Home shows its cards then, so the card does not grow under the ones below it.
+   */
+  onDrawn?: () => void;
 };
 
 const linkClass =
@@ -59,7 +64,7 @@ const FORM_NAMES: Record<string, string> = {
 
 type Marker = { id: string; name: string };
 
-export function TodaysSchedule({ patientId, canMark, variant }: TodaysScheduleProps) {
+export function TodaysSchedule({ patientId, canMark, variant, onDrawn }: TodaysScheduleProps) {
   const now = useNow();
   const today = localDay(now);
   // null follows today, also across midnight; a picked day stays until 'Today' is pressed.
@@ -73,6 +78,10 @@ export function TodaysSchedule({ patientId, canMark, variant }: TodaysSchedulePr
   const held = useCaregiverPermissions();
   const [announcement, setAnnouncement] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
+  const read = entries !== undefined && adherence !== undefined;
+  useEffect(() => {
+    if (read) onDrawn?.();
+  }, [read, onDrawn]);
 
   const caregiver = session?.role === 'Caregiver';
   const path = caregiver ? '/caregiver/prescriptions' : '/prescriptions';

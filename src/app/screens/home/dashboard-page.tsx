@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
 import { formatDateTime, relativeTime } from '../../../domain/date-display';
@@ -22,6 +22,7 @@ import {
   type Paths,
 } from '../../features/dashboard/home-card';
 import { CheckInCard, FitbitCard, ResultsCard, VitalsCard } from './home-feature-cards';
+import { useLabReportsOf } from '../../features/dashboard/use-lab-reports-of';
 import { useNextAppointments } from '../../features/dashboard/use-next-appointments';
 import { usePrescriptionCount } from '../../features/dashboard/use-prescription-count';
 import { useSyncFacts, type SyncFacts } from '../../features/dashboard/use-sync-facts';
@@ -34,6 +35,8 @@ import { useSyncFacts, type SyncFacts } from '../../features/dashboard/use-sync-
 // section.
 
 const NEXT_APPOINTMENTS = 3;
+/** The longest Home keeps its cards out of sight while today's schedule loads. */
+export const SCHEDULE_WAIT_MS = 3000;
 
 /** Home; `children` (the caregiver's summary) come below the cards, drawn once the cards are. */
 export function DashboardPage({ children }: { children?: ReactNode }) {
@@ -49,8 +52,10 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
   const paths = caregiver ? CAREGIVER_PATHS : PATIENT_PATHS;
   const readsAppointments = may('ReadAppointment');
   const readsPrescriptions = may('ReadPrescription');
+  const readsLabReports = may('ReadLabReport');
   const next = useNextAppointments(readsAppointments ? patientId : null, NEXT_APPOINTMENTS);
   const prescriptions = usePrescriptionCount(readsPrescriptions ? patientId : null);
+  const reports = useLabReportsOf(readsLabReports ? patientId : null);
   const facts = useSyncFacts();
   // The cards appear together once this device's tables have answered (milliseconds): drawn as each
   // answer came, every card that grew pushed the ones below it down the screen while the person read.
@@ -60,11 +65,27 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
     (caregiver ? heldRead !== undefined : profile !== undefined) &&
     next !== undefined &&
     prescriptions !== undefined &&
+    reports !== undefined &&
     facts !== undefined;
+  // With prescriptions, the first card is today's schedule, loaded after the tables answered (its own
+  // chunk) and often the tallest card: drawn as a one-line placeholder first, it grew by hundreds of
+  // pixels and pushed every card below it down the screen (a layout shift of 0.67 on a phone). So the
+  // cards stay invisible, in their places, until the schedule has read its doses (or failed): then all
+  // of Home shows at once, where it stays.
+  // On a network that stalls rather than fails, the cards show after SCHEDULE_WAIT_MS all the same.
+  const showsSchedule = patientId !== null && readsPrescriptions && (prescriptions ?? 0) > 0;
+  const [scheduleDrawnFor, setScheduleDrawnFor] = useState<string | null>(null);
+  const scheduleDrawn = useCallback(() => setScheduleDrawnFor(patientId), [patientId]);
+  const shown = ready && (!showsSchedule || scheduleDrawnFor === patientId);
+  useEffect(() => {
+    if (!ready || shown) return;
+    const timer = setTimeout(scheduleDrawn, SCHEDULE_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [ready, shown, scheduleDrawn]);
   // Home is drawn: what the shell adds around it (the sync client, the weather...) may load now.
   useEffect(() => {
-    if (ready) screenDrawn();
-  }, [ready]);
+    if (shown) screenDrawn();
+  }, [shown]);
 
   return (
     <>
@@ -91,52 +112,62 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
           </Link>
         </div>
       ) : null}
-      {ready ? (
-        <div className="grid gap-4 md:grid-cols-2">
-          <MedicinesCard
-            patientId={patientId}
-            caregiver={caregiver}
-            allowed={readsPrescriptions}
-            prescriptions={prescriptions}
-            canMark={may('EditPrescription')}
-            canAdd={may('AddPrescription')}
-            path={paths.prescriptions}
-          />
-          <NextAppointments
-            patientId={patientId}
-            next={next}
-            allowed={readsAppointments}
-            canAdd={may('AddAppointment')}
-            path={paths.appointments}
-            caregiver={caregiver}
-          />
-          <SyncCard facts={facts} />
-          <ResultsCard
-            patientId={patientId}
-            caregiver={caregiver}
-            allowed={may('ReadLabReport')}
-            path={paths.labReport}
-          />
-          <CheckInCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
-          <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
-          {/* Last: its quick-add buttons make it taller once drawn, and below it nothing moves. */}
-          <VitalsCard
-            patientId={patientId}
-            caregiver={caregiver}
-            allowed={may('ReadVitals')}
-            caregiverId={caregiver ? (profile?.caregiver_id ?? null) : null}
-            canAdd={may('AddVitals')}
-          />
-        </div>
-      ) : null}
-      {ready ? children : null}
+      <div className="relative">
+        {/* Over the cards' place while they are not shown, so that taking it away moves nothing. */}
+        {shown ? null : (
+          <p className="absolute inset-x-0 top-0 text-muted" role="status">
+            Checking your health data...
+          </p>
+        )}
+        {ready ? (
+          <div className={`grid gap-4 md:grid-cols-2 ${shown ? '' : 'invisible'}`} aria-busy={!shown}>
+            <MedicinesCard
+              patientId={patientId}
+              caregiver={caregiver}
+              allowed={readsPrescriptions}
+              prescriptions={prescriptions}
+              canMark={may('EditPrescription')}
+              canAdd={may('AddPrescription')}
+              path={paths.prescriptions}
+              onDrawn={scheduleDrawn}
+            />
+            <NextAppointments
+              patientId={patientId}
+              next={next}
+              allowed={readsAppointments}
+              canAdd={may('AddAppointment')}
+              path={paths.appointments}
+              caregiver={caregiver}
+            />
+            <SyncCard facts={facts} />
+            <ResultsCard
+              patientId={patientId}
+              caregiver={caregiver}
+              allowed={readsLabReports}
+              reports={reports}
+              path={paths.labReport}
+            />
+            <CheckInCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
+            <FitbitCard patientId={patientId} caregiver={caregiver} allowed={may('ReadMedicalHistory')} />
+            {/* Last: its quick-add buttons make it taller once drawn, and below it nothing moves. */}
+            <VitalsCard
+              patientId={patientId}
+              caregiver={caregiver}
+              allowed={may('ReadVitals')}
+              caregiverId={caregiver ? (profile?.caregiver_id ?? null) : null}
+              canAdd={may('AddVitals')}
+            />
+          </div>
+        ) : null}
+      </div>
+      {shown ? children : null}
     </>
   );
 }
 
-// The schedule loads after the first paint, in a chunk of its own: it brings Luxon and the schedule's
-// rules, and Home's first load is at its budget (tests/build/budget.mjs). Until it is there the card says
-// what it will show. Nothing of features/medicines is imported here statically, and the import goes
+// The schedule loads once the tables said there are prescriptions, in a chunk of its own: it brings Luxon
+// and the schedule's rules, and Home's first load is at its budget (tests/build/budget.mjs). Home shows
+// its cards once it has drawn (see `shown` above). Nothing of features/medicines is imported here statically, and the import goes
 // through a small loader (see features/medicines/load-todays-schedule.ts) so this chunk does not carry the preload list.
 const TodaysSchedule = lazy(() =>
   import('../../features/medicines/load-todays-schedule')
@@ -156,6 +187,7 @@ function MedicinesCard({
   canMark,
   canAdd,
   path,
+  onDrawn,
 }: {
   patientId: string | null;
   caregiver: boolean;
@@ -165,6 +197,8 @@ function MedicinesCard({
   canMark: boolean;
   canAdd: boolean;
   path: Paths['prescriptions'];
+  /** Told once the schedule has read its doses, or could not be shown. */
+  onDrawn: () => void;
 }) {
   const placeholder = (
     <p className="text-muted">
@@ -184,11 +218,11 @@ function MedicinesCard({
       </HomeCard>
     );
   return (
-    <HomeCard id="medicines" title="Today’s medicines" icon={Pill}>
+    <HomeCard id="medicines" title="Today’s medicines" icon={Pill} onFailed={onDrawn}>
       {patientId && allowed ? (
-        // About the height of a time slot with its buttons, so the cards below move little once it is drawn.
-        <Suspense fallback={<div className="min-h-40">{placeholder}</div>}>
-          <TodaysSchedule patientId={patientId} canMark={canMark} variant="card" />
+        // Home stays invisible until the schedule has drawn (onDrawn): this placeholder is never seen.
+        <Suspense fallback={placeholder}>
+          <TodaysSchedule patientId={patientId} canMark={canMark} variant="card" onDrawn={onDrawn} />
         </Suspense>
       ) : (
         <>

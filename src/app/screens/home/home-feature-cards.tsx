@@ -1,22 +1,22 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Activity, FlaskConical, Gauge, HeartPulse } from 'lucide-react';
+import type { LabReport } from '../../../domain/lab-reports';
 import { HomeCard, NO_ACCESS_TEXT, type Paths } from '../../features/dashboard/home-card';
+import { LatestResults } from '../../features/dashboard/latest-results';
 import { useScreenDrawn } from '../../ui/first-screen';
 
 // Home's cards whose content other features bring: the latest lab results, today's check-in, the vitals
-// and the Fitbit summary. Each content is a chunk loaded after the first paint (through load-home-cards.ts, see
-// there why), so Home's first load carries only these shells (tests/build/budget.mjs). Until a chunk is
-// there the card says what it is doing; a caregiver without the section's permission gets no content
-// at all, only why. The chunks are asked for once Home is drawn (ui/first-screen.ts): asked for while its
-// first cards were being drawn, their loading and running took a phone's network and main thread from
-// that first paint (tests/bench/lighthouse.ts).
+// and the Fitbit summary. The results are drawn with Home's first paint (their rows come from the table
+// Home reads, and their code is small): loaded later, the card grew from one line to two reports and
+// pushed the cards below it. The others' content is a chunk loaded after the first paint (through
+// load-home-cards.ts, see there why), so Home's first load carries only these shells
+// (tests/build/budget.mjs); until a chunk is there the card says what it is doing in the room its content
+// takes. A caregiver without the section's permission gets no content at all, only why. The chunks are
+// asked for once Home is drawn (ui/first-screen.ts): asked for while its first cards were being drawn,
+// their loading and running took a phone's network and main thread from that first paint
+// (tests/bench/lighthouse.ts).
 
 const homeCards = () => import('./load-home-cards');
-const LatestResults = lazy(() =>
-  homeCards()
-    .then((loader) => loader.loadLatestResults())
-    .then((module) => ({ default: module.LatestResults })),
-);
 const CheckInHomeCard = lazy(() =>
   homeCards()
     .then((loader) => loader.loadCheckInHomeCard())
@@ -82,14 +82,19 @@ export function ResultsCard({
   patientId,
   caregiver,
   allowed,
+  reports,
   path,
-}: CardProps & { path: Paths['labReport'] }) {
+}: CardProps & {
+  /** The patient's lab reports on this device, read by Home with its other tables. */
+  reports: readonly LabReport[];
+  path: Paths['labReport'];
+}) {
   return (
     <HomeCard id="results" title="Latest results" icon={FlaskConical}>
       {patientId && allowed ? (
-        <AfterFirstPaint waiting="Checking the latest lab results...">
-          <LatestResults patientId={patientId} caregiver={caregiver} path={path} />
-        </AfterFirstPaint>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <LatestResults reports={reports} caregiver={caregiver} path={path} />
+        </div>
       ) : (
         <Unavailable
           patientId={patientId}
@@ -106,7 +111,12 @@ export function CheckInCard({ patientId, caregiver, allowed }: CardProps) {
   return (
     <HomeCard id="check-in" title="Check-in" icon={HeartPulse}>
       {patientId && allowed ? (
-        <AfterFirstPaint waiting="Checking today’s check-in..." reserve="min-h-76">
+        // A patient's first question with its five answers was measured 404 px tall in the one column of a
+        // 390 px phone, 304 px in a laptop's two; a caregiver reads how far the patient got, no question.
+        <AfterFirstPaint
+          waiting="Checking today’s check-in..."
+          reserve={caregiver ? 'min-h-76' : 'min-h-101 xl:min-h-76'}
+        >
           <CheckInHomeCard patientId={patientId} />
         </AfterFirstPaint>
       ) : (

@@ -4,10 +4,6 @@
 // first load (tests/build/budget.mjs). Written here, the lists live in this module's chunk, fetched after
 // the first paint. Each card's module is then a chunk of its own, so one card's code never delays another.
 
-export function loadLatestResults() {
-  return import('../../features/dashboard/latest-results');
-}
-
 export function loadCheckInHomeCard() {
   return import('../../features/check-in/check-in-home-card');
 }
