@@ -4,7 +4,10 @@
 import { spawnSync } from 'node:child_process';
 
 const benches = [
-  ['Lighthouse, mobile preset, on /login and the signed-in dashboard', 'tests/bench/lighthouse.ts'],
+  [
+    'Lighthouse, mobile preset, on /login and the signed-in dashboard (empty and populated accounts)',
+    'tests/bench/lighthouse.ts',
+  ],
   ['Replay of queued changes (batched push) on Postgres and PGlite', 'tests/bench/replay.ts'],
   ['First pull into Dexie in Chromium', 'tests/bench/pull-chromium.ts'],
   ['Medicine schedule in Chromium (12 prescriptions, 5 years of marks)', 'tests/bench/schedule-chromium.ts'],
