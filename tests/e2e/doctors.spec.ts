@@ -185,11 +185,13 @@ test.describe('on a phone', () => {
     await appointmentForm.getByRole('button', { name: 'Add appointment' }).click();
     const withDoctor = page.getByTestId('appointment-doctor');
     await expect(withDoctor).toContainText(`With ${chosen.name}`);
-    // Two places on one card: each says what it is.
-    await expect(
-      withDoctor.getByRole('link', { name: /^Doctor’s office: .* \(opens a map\)$/ }),
-    ).toBeVisible();
-    await expect(page.getByTestId('appointment-location')).toHaveText('Location: Suite 4, second floor');
+    // Two places on one card: each says what it is, at both sizes.
+    await atEachViewport(page, async () => {
+      await expect(
+        withDoctor.getByRole('link', { name: /^Doctor’s office: .* \(opens a map\)$/ }),
+      ).toBeVisible();
+      await expect(page.getByTestId('appointment-location')).toHaveText('Location: Suite 4, second floor');
+    });
     await expect(withDoctor.getByRole('link', { name: /opens a map/ })).toHaveAttribute(
       'href',
       /^https:\/\/www\.google\.com\/maps\/search\/\?api=1&query=/,

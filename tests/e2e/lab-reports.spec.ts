@@ -370,11 +370,13 @@ test.describe('at 390x844', () => {
     );
     await expect(trend.getByRole('table').getByRole('row')).toHaveCount(4);
     await expect(trend.getByRole('row', { name: /2026\/01\/05 118 mg\/dL 70-99 High/ })).toBeVisible();
-    // The axis reads round numbers, evenly apart (not 118 / 94 / 70 or 6.64 / 5.2 / 3.76).
-    const ticks = (await trend.getByTestId('trend-tick').allTextContents()).map(Number);
-    expect(ticks.length).toBeGreaterThanOrEqual(3);
-    for (const tick of ticks) expect(tick % 5, `${ticks.join(', ')}`).toBe(0);
-    expect(new Set(ticks.slice(1).map((tick, index) => tick - (ticks[index] ?? 0))).size).toBe(1);
+    // The axis reads round numbers, evenly apart (not 118 / 94 / 70 or 6.64 / 5.2 / 3.76), at both sizes.
+    await atEachViewport(page, async () => {
+      const ticks = (await trend.getByTestId('trend-tick').allTextContents()).map(Number);
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      for (const tick of ticks) expect(tick % 5, `${ticks.join(', ')}`).toBe(0);
+      expect(new Set(ticks.slice(1).map((tick, index) => tick - (ticks[index] ?? 0))).size).toBe(1);
+    });
     await checkScreen(page);
     // The dark theme keeps every colour's contrast (the chart's band and marks are theme colours).
     await page.emulateMedia({ colorScheme: 'dark' });
