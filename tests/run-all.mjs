@@ -1,8 +1,8 @@
 // `npm test`: every check, in order, stopping at the first failure: type check and lint (side by side),
 // unit and server tests on PGlite, the server tests again on Postgres when DATABASE_URL is set, then the
 // browser tests in Chromium against a fresh build, after checking the build's first-load JavaScript against
-// its budget (tests/build/budget.mjs). Prints how long each stage took, and one closing line with the number
-// of tests.
+// its budget (tests/build/budget.mjs), and last every benchmark once at a tiny size (tests/bench/run.mjs
+// --smoke). Prints how long each stage took, and one closing line with the number of tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,4 +145,13 @@ run(
   { E2E_DATA_DIR: e2eDir },
   () => countPlaywright(join(e2eDir, 'e2e-results.json')),
 );
+// Every benchmark once at a tiny size: one that broke, refuses its own work or measures nothing fails here
+// (tests/bench/run.mjs). Lighthouse audits the build just made; with DATABASE_URL set, the benchmarks
+// that need Postgres make their databases on that server.
+const benchPostgres = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
+if (benchPostgres) benchPostgres.pathname = '/postgres';
+run('Benchmarks at smoke size', 'node', ['tests/bench/run.mjs', '--smoke'], {
+  BENCH_LIGHTHOUSE_SKIP_BUILD: '1',
+  ...(benchPostgres ? { BENCH_POSTGRES_URL: benchPostgres.toString() } : {}),
+});
 printTotals();

@@ -24,3 +24,8 @@ console.log(
 );
 for (const problem of report.problems) console.log(`  problem: ${problem}`);
 if (report.problemCount > 0) process.exitCode = 1;
+// A run in which the server acknowledged nothing tested nothing.
+if (report.acknowledged === 0) {
+  console.log('  error: no change was acknowledged, so the run tested nothing');
+  process.exitCode = 1;
+}

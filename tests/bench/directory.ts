@@ -193,6 +193,8 @@ async function main(databaseUrl: string) {
     const bounded = full.rss.grew <= Math.max(first.rss.grew * 2, 64 * 1024 * 1024);
     console.log(`  memory bounded (10x the rows, RSS growth within 2x or 64 MB): ${bounded ? 'yes' : 'NO'}`);
     if (full.result.malformed > 0) throw new Error('the generated file imported with malformed rows');
+    if (full.result.doctors === 0 || full.result.pharmacies === 0)
+      throw new Error('the import stored no doctors or no pharmacies: it measured nothing');
 
     // The search, Kincare over HTTP (the sync harness's server on this database) beside the same SQL bare.
     process.env.TEST_DATABASE = 'postgres';

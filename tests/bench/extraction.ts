@@ -295,6 +295,11 @@ async function main() {
   }
 
   const errors = runs.filter((run) => run.error);
+  // Readings that got not one field of the truth right measured nothing: extraction (or the corpus) is broken.
+  if (runs.length === 0 || runs.every((run) => run.score.correctFields === 0)) {
+    console.log('\nNo reading got a single field right: the run is broken.');
+    process.exitCode = 1;
+  }
   if (errors.length > 0) {
     console.log(`\n${errors.length} readings failed with an error (listed above): the run is broken.`);
     process.exitCode = 1;

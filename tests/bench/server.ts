@@ -326,6 +326,8 @@ async function push(db: Driver, caller: Caller, body: unknown): Promise<Json> {
       notes: '',
       status: 'scheduled',
       attachment_key: null,
+      // The appointment's own time zone (none: the patient's), as Kincare defaults it.
+      time_zone: null,
       ...stored,
       caregiver_id: null,
     };
@@ -816,6 +818,8 @@ const num = (value: number, digits = 0) => value.toFixed(digits).padStart(7);
 /** One endpoint's line; no ratio when a server finished no request (a machine far too loaded). */
 function printLine(name: string, kincare: Figures, bare: Figures): void {
   const figures = (side: Figures) => `${num(side.requestsPerSecond)} ${num(side.p50)} ${num(side.p99)}`;
+  // Kincare answering nothing in a whole stretch is a broken server, not a slow one.
+  if (kincare.requests === 0) fail(`${name}: Kincare finished no request`);
   const ratio = kincare.requestsPerSecond / bare.requestsPerSecond;
   const verdict =
     kincare.requests === 0 || bare.requests === 0

@@ -319,6 +319,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           new Promise<void>((resolve) => {
             if (worker.process.exitCode !== null || worker.process.signalCode !== null) return resolve();
             worker.process.once('exit', () => resolve());
+            // An idle process is unreferenced (hold): referenced again, the wait for its end keeps Node
+            // running, or a script whose last work is this close would end with the promise unsettled.
+            hold(worker, true);
             worker.process.kill('SIGKILL');
           }),
       );
