@@ -27,6 +27,7 @@ import lighthouse, { type RunnerResult } from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_PATH } from '../e2e/chromium';
+import { startFakeOpenMeteo } from '../server/fake-open-meteo';
 import { fetchHttp, makePerson, PASSWORD, seedHistory, type HistoryCounts } from '../fixtures/seed';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -71,7 +72,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
-function startServer(port: number, dataDir: string): ChildProcess {
+function startServer(port: number, dataDir: string, weatherUrl: string): ChildProcess {
   const server = spawn('npx', ['tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -85,6 +86,9 @@ function startServer(port: number, dataDir: string): ChildProcess {
       LOG_LEVEL: 'warn',
       PUBLIC_URL: `http://localhost:${port}`,
       RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
+      // The header's weather from a local service answering like Open-Meteo: this network reaches no
+      // real one, and the 503 of an unreachable service cost the pages their best-practices score.
+      WEATHER_API_URL: weatherUrl,
     },
     detached: true,
   });
@@ -316,7 +320,8 @@ async function main() {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'kincare-lighthouse-'));
-  const server = startServer(port, dataDir);
+  const weather = await startFakeOpenMeteo();
+  const server = startServer(port, dataDir, weather.url);
   const chromes: chromeLauncher.LaunchedChrome[] = [];
   const results: { page: string; scores: Scores; targets: Targets }[] = [];
   try {
@@ -409,6 +414,7 @@ async function main() {
       }
     }
     rmSync(dataDir, { recursive: true, force: true });
+    await weather.close();
   }
 }
 

@@ -36,7 +36,7 @@ const benches = [
   {
     title: 'Medicine schedule in Chromium (12 prescriptions, 5 years of marks)',
     file: 'tests/bench/schedule-chromium.ts',
-    smoke: { env: { BENCH_SCHEDULE_RUNS: '1', BENCH_SCHEDULE_COLD_RUNS: '1' } },
+    smoke: { env: { BENCH_SCHEDULE_RUNS: '1', BENCH_SCHEDULE_COLD_RUNS: '1', BENCH_SCHEDULE_YEARS: '1' } },
   },
   {
     title: 'Many devices at once (push and pull against Postgres)',
@@ -61,6 +61,7 @@ const benches = [
         BENCH_SERVER_DATABASES: 'pglite',
         // The push alone: the endpoint whose answer the baseline must keep matching as records grow fields.
         BENCH_SERVER_ONLY: 'push',
+        BENCH_SERVER_PULL_ROWS: '50',
       },
     },
   },

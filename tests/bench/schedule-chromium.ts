@@ -25,6 +25,8 @@ import type { KincareSchedule } from './schedule-entry';
 
 const WARM_RUNS = Math.max(1, Number(process.env.BENCH_SCHEDULE_RUNS ?? 20));
 const COLD_RUNS = Math.max(1, Number(process.env.BENCH_SCHEDULE_COLD_RUNS ?? 3));
+/** Years of dose marks in the replica: 5 as the target says; 1 in the smoke run of npm test. */
+const YEARS = Math.max(1, Math.round(Number(process.env.BENCH_SCHEDULE_YEARS ?? 5)));
 const TARGET_MS = 100;
 const ZONE = 'America/New_York';
 /** A phone's viewport (the schedule is used at arm's length, on a phone). */
@@ -54,7 +56,7 @@ async function bundleEntry(): Promise<{ code: string; css: string }> {
       ],
     },
     // Library mode keeps process.env as it is: React's production build, as the app ships.
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production'), __SCHEDULE_YEARS__: String(YEARS) },
     build: {
       write: false,
       minify: true,
@@ -134,7 +136,7 @@ async function main() {
     const userId = crypto.randomUUID();
     const seeded = await inPage(await openPage(context), 'seed', userId);
     console.log(
-      `seeded ${seeded.prescriptions} active prescriptions and ${seeded.marks} dose marks over 5 years (${seeded.taken} taken, ${seeded.notTaken} not taken, the rest never marked) in ${(seeded.seedMs / 1000).toFixed(1)} s; ${seeded.dosesToday} doses today (${seeded.today}, ${ZONE}); bundle ${(bundleMs / 1000).toFixed(1)} s`,
+      `seeded ${seeded.prescriptions} active prescriptions and ${seeded.marks} dose marks over ${YEARS} year(s) (${seeded.taken} taken, ${seeded.notTaken} not taken, the rest never marked) in ${(seeded.seedMs / 1000).toFixed(1)} s; ${seeded.dosesToday} doses today (${seeded.today}, ${ZONE}); bundle ${(bundleMs / 1000).toFixed(1)} s`,
     );
 
     // Cold: Chromium closed and started again on the same profile, then the schedule's first open;

@@ -1,6 +1,6 @@
 // Bundled into the benchmark page (see schedule-chromium.ts). It seeds a patient's replica and opens the
 // medicine schedule the way the app does, timing each step:
-// - seed: 12 active prescriptions and 5 years of dose marks, bulkPut straight into the tables of a
+// - seed: 12 active prescriptions and 5 years of dose marks (BENCH_SCHEDULE_YEARS), bulkPut straight into the tables of a
 //   KincareDb opened by openUserDb (the replica the shell opens), with the session and profile the
 //   schedule's hooks read (a signed-in patient);
 // - openCold / openWarm: the real TodaysSchedule ('page' variant: today's doses grouped by time, the day
@@ -39,7 +39,9 @@ import { dayLabel, doseBadge, slotSummary } from '../../src/app/features/medicin
 import { Badge } from '../../src/app/ui/badge';
 
 const ZONE = 'America/New_York';
-const YEARS = 5;
+/** Years of dose marks: set when the bundle is built (schedule-chromium.ts, BENCH_SCHEDULE_YEARS; 5 by default). */
+declare const __SCHEDULE_YEARS__: number;
+const YEARS = __SCHEDULE_YEARS__;
 /** Dose times of the 12 prescriptions: 1 to 4 a day each (30 doses a day). */
 const TIMES: string[][] = [
   ['08:00'],

@@ -9,7 +9,8 @@
 // Environment: BENCH_SERVER_SECONDS (measured seconds per endpoint and server, default 4; PGlite half),
 // BENCH_SERVER_CONNECTIONS (default 16), BENCH_SERVER_DATABASES (`postgres,pglite`, the default, or one),
 // BENCH_SERVER_CPU_PROF (a folder: Kincare runs with `node --cpu-prof` and writes its profile there),
-// BENCH_SERVER_ONLY (only the endpoints whose name holds this text), BENCH_SERVER_ADD_RESOURCE=1 (Postgres:
+// BENCH_SERVER_ONLY (only the endpoints whose name holds this text), BENCH_SERVER_PULL_ROWS (the pulled
+// patient's appointments, default 2,000), BENCH_SERVER_ADD_RESOURCE=1 (Postgres:
 // after the first pass, a second resource's rows for the same patients, then every endpoint again, and
 // the two passes compared: the "no endpoint regresses by more than 10% when a resource is added" target).
 //
@@ -49,7 +50,8 @@ const ADD_RESOURCE_TARGET = 0.9;
 /** PGlite runs one query at a time: more connections only queue (a 2,000-row pull then outlasts a run). */
 const PGLITE_CONNECTIONS = 4;
 const LIST_SIZE = 50;
-const PULL_ROWS = 2000;
+/** The puller's appointments (BENCH_SERVER_PULL_ROWS; fewer in the smoke run of npm test). */
+const PULL_ROWS = Math.max(1, Number(process.env.BENCH_SERVER_PULL_ROWS ?? 2000));
 const PUSH_SIZE = 20;
 /** What a device asks for a page (src/local/sync-pull.ts: PULL_PAGE, the largest page the server gives). */
 const PULL_PAGE = 10_000;

@@ -2,8 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A weather service that answers every forecast like Open-Meteo does (20 °C, mainly clear), for test
-// servers that may be asked GET /api/weather (the fuzz gate): never the real service, and never a 503
-// from one that cannot be reached. tests/server/weather.test.ts has a fuller one of its own.
+// servers that may be asked GET /api/weather (the fuzz gate, the Lighthouse benchmark): never the real
+// service, and never a 503 from one that cannot be reached. tests/server/weather.test.ts has a fuller one
+// of its own.
 export async function startFakeOpenMeteo(): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((_request, response) =>
     response
