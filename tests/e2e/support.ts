@@ -248,7 +248,7 @@ let axeSource: string | undefined;
 /**
  * What axe finds wrong on the page: axe.run in the page itself, after putting axe into each frame that does
  * not have it yet. @axe-core/playwright's analyze() did the same work at three times the cost (about 0.7 s
- * against 0.2 s a look on a quiet machine, and far more on a loaded one: a third of the browser stage): it
+ * against 0.2 s a look on a quiet machine, and far more on a loaded one: a quarter of the browser stage): it
  * injected axe again at every call, and gathered the results in a new blank page, a new renderer each time,
  * which only pages with cross-origin frames need (Kincare has none). Every rule runs as before; only the
  * details of what passed are not collected (resultTypes).
