@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
 import { LoadingScreen } from './ui/loading-screen';
+import { RouteError } from './shell/route-error';
 import { setHttpEvents } from '../local/http-events';
 import { clearSession, resumeSession } from '../local/session';
 import { saySessionEnded } from './shell/session-ended';
@@ -25,6 +26,8 @@ const restoreScrollAfterFirstScreen = () => {
 const router = createRouter({
   routeTree,
   defaultPendingComponent: LoadingScreen,
+  // A screen that cannot be drawn (its code not on the device yet, offline) says why and what to do.
+  defaultErrorComponent: RouteError,
   defaultPreload: 'intent',
   scrollRestoration: restoreScrollAfterFirstScreen,
   // Pages scroll inside <main>, which stays from one page to the next: a new page starts at its top

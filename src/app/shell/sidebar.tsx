@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyPart } from '../ui/lazy-part';
 import { Link } from '@tanstack/react-router';
 import { Ban, HeartPulse, LogOut, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import type { Role } from '../../domain/roles';
@@ -14,8 +15,8 @@ import {
 
 // Offered only where the browser can install: loaded after the first paint (the budget of
 // tests/build/budget.mjs), as nothing on the first screen waits for it.
-const InstallButton = lazy(() =>
-  import('./install-button').then((module) => ({ default: module.InstallButton })),
+const InstallButton = lazyPart<{ className?: string }>(() =>
+  import('./install-button').then((module) => module.InstallButton),
 );
 
 // The role's sidebar (src/app/README.md) from 768 px: 250 px wide, 80 px collapsed, a 300 ms transition, and

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
+import { lazyPart } from '../../ui/lazy-part';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
 import { CARE_MESSAGES, inviteBodySchema } from '../../../domain/caregivers';
@@ -32,9 +33,7 @@ const EMAIL_PROBLEMS: readonly string[] = [
 ];
 
 // Voice input loads after the form (nothing of speech in the first screens' JavaScript).
-const VoiceInput = lazy(() =>
-  import('../../ui/voice-input-button').then((module) => ({ default: module.VoiceInput })),
-);
+const VoiceInput = lazyPart(() => import('../../ui/voice-input-button').then((module) => module.VoiceInput));
 
 const EMPTY = { caregiver_email: '', is_family: 'no', relationship: '', phone_number: '' };
 

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { lazyPart } from '../../ui/lazy-part';
 import { WifiOff } from 'lucide-react';
 import type { LabReport } from '../../../domain/lab-reports';
 import { BLOB_REFERENCE_PREFIX } from '../../../domain/sync';
@@ -14,7 +15,12 @@ import type { PdfSource } from './pdf-viewer';
 // frame 500 px high. A file still only on this device shows offline; an uploaded one is
 // fetched through a short-lived signed link, so offline it says plainly that it needs a connection.
 
-const PdfViewer = lazy(() => import('./pdf-viewer').then((module) => ({ default: module.PdfViewer })));
+const PdfViewer = lazyPart(
+  () => import('./pdf-viewer').then((module) => module.PdfViewer),
+  <p className="text-muted">
+    The PDF viewer is not on this device yet: the file shows when you are back online.
+  </p>,
+);
 
 /** What to show: a file just chosen in the form, or a saved report's file by its reference. */
 export type ReportFileSource = { file: File } | { reference: string };

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useState } from 'react';
+import { lazyPart } from '../../ui/lazy-part';
 import { Link } from '@tanstack/react-router';
 import { AlertTriangle, CalendarCheck, Check, ChevronLeft, ChevronRight, Clock, X } from 'lucide-react';
 import {
@@ -29,8 +30,9 @@ import { localDay, useAdherence, useDaySchedule, useNow } from './use-medicine-s
 
 // Loaded only on the page: it brings the push client (and with it the HTTP client) that Home's card
 // does not need.
-const RemindersSwitch = lazy(() =>
-  import('./reminders-switch').then((module) => ({ default: module.RemindersSwitch })),
+const RemindersSwitch = lazyPart(
+  () => import('./reminders-switch').then((module) => module.RemindersSwitch),
+  <p className="text-muted">Reminders can be set up when you are back online.</p>,
 );
 
 export type TodaysScheduleProps = {

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyPart } from '../../ui/lazy-part';
 import { Link } from '@tanstack/react-router';
 import { formatDate } from '../../../domain/dates';
 import { Card, PageTitle } from '../../ui/page';
@@ -9,8 +10,9 @@ import { SignIns } from './sign-ins';
 import { ThemeSwitch } from '../../ui/theme-switch';
 
 // The speech switch loads after the page (nothing of speech in the first screens' JavaScript).
-const SpeechSwitch = lazy(() =>
-  import('../../ui/speech/speech-switch').then((module) => ({ default: module.SpeechSwitch })),
+const SpeechSwitch = lazyPart(
+  () => import('../../ui/speech/speech-switch').then((module) => module.SpeechSwitch),
+  <p className="text-muted">The speech settings will show when you are back online.</p>,
 );
 
 /** /profile and /caregiver/profile: who you are, your details, your password, where you are signed in. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
 import { formatDateTime, relativeTime } from '../../../domain/date-display';
@@ -8,6 +8,7 @@ import type { Appointment } from '../../../domain/appointments';
 import { syncNow } from '../../../local/sync-trigger';
 import { Button } from '../../ui/button';
 import { screenDrawn } from '../../ui/first-screen';
+import { lazyPart } from '../../ui/lazy-part';
 import { PageTitle } from '../../ui/page';
 import { useOnline } from '../../ui/use-online';
 import { useCaregiverPermissionsRead } from '../../shell/use-caregiver-permissions';
@@ -169,10 +170,12 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
 // and the schedule's rules, and Home's first load is at its budget (tests/build/budget.mjs). Home shows
 // its cards once it has drawn (see `shown` above). Nothing of features/medicines is imported here statically, and the import goes
 // through a small loader (see features/medicines/load-todays-schedule.ts) so this chunk does not carry the preload list.
-const TodaysSchedule = lazy(() =>
-  import('../../features/medicines/load-todays-schedule')
-    .then((loader) => loader.loadTodaysSchedule())
-    .then((module) => ({ default: module.TodaysSchedule })),
+const TodaysSchedule = lazyPart(
+  () =>
+    import('../../features/medicines/load-todays-schedule')
+      .then((loader) => loader.loadTodaysSchedule())
+      .then((module) => module.TodaysSchedule),
+  <p className="text-muted">Today's doses will show when you are back online.</p>,
 );
 
 /**

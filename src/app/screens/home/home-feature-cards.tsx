@@ -1,9 +1,10 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Activity, FlaskConical, Gauge, HeartPulse } from 'lucide-react';
 import type { LabReport } from '../../../domain/lab-reports';
 import { HomeCard, NO_ACCESS_TEXT, type Paths } from '../../features/dashboard/home-card';
 import { LatestResults } from '../../features/dashboard/latest-results';
 import { useScreenDrawn } from '../../ui/first-screen';
+import { lazyPart } from '../../ui/lazy-part';
 
 // Home's cards whose content other features bring: the latest lab results, today's check-in, the vitals
 // and the Fitbit summary. The results are drawn with Home's first paint (their rows come from the table
@@ -17,20 +18,29 @@ import { useScreenDrawn } from '../../ui/first-screen';
 // (tests/bench/lighthouse.ts).
 
 const homeCards = () => import('./load-home-cards');
-const CheckInHomeCard = lazy(() =>
-  homeCards()
-    .then((loader) => loader.loadCheckInHomeCard())
-    .then((module) => ({ default: module.CheckInHomeCard })),
+// Offline before the service worker kept them, a card says when its content will come instead of
+// taking Home down with it (ui/lazy-part.tsx).
+const notHereYet = <p className="text-muted">This card will show when you are back online.</p>;
+const CheckInHomeCard = lazyPart(
+  () =>
+    homeCards()
+      .then((loader) => loader.loadCheckInHomeCard())
+      .then((module) => module.CheckInHomeCard),
+  notHereYet,
 );
-const VitalsHomeCard = lazy(() =>
-  homeCards()
-    .then((loader) => loader.loadVitalsHomeCard())
-    .then((module) => ({ default: module.VitalsHomeCard })),
+const VitalsHomeCard = lazyPart(
+  () =>
+    homeCards()
+      .then((loader) => loader.loadVitalsHomeCard())
+      .then((module) => module.VitalsHomeCard),
+  notHereYet,
 );
-const FitbitHomeCard = lazy(() =>
-  homeCards()
-    .then((loader) => loader.loadFitbitHomeCard())
-    .then((module) => ({ default: module.FitbitHomeCard })),
+const FitbitHomeCard = lazyPart(
+  () =>
+    homeCards()
+      .then((loader) => loader.loadFitbitHomeCard())
+      .then((module) => module.FitbitHomeCard),
+  notHereYet,
 );
 
 type CardProps = {

@@ -1,0 +1,58 @@
+import { test, expect } from './fixtures';
+import {
+  atEachViewport,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  expectTapTargets,
+  menuEntry,
+} from './support';
+
+// A screen or a part of one whose code cannot be fetched: what a device meets when it loses its signal
+// before the service worker has kept the app's files (src/app/ui/lazy-part.tsx, src/app/shell/route-error.tsx).
+// The service worker is blocked here so that the page's own requests for code are the ones refused.
+test.use({ serviceWorkers: 'block' });
+
+/** The Vitals screen's own code (its route chunks), not Home's vitals card. */
+const VITALS_SCREEN_CODE = /\/assets\/vitals-[\w-]{8}\.js$/;
+/** The microphone beside a form's fields. */
+const MICROPHONE_CODE = /\/assets\/voice-input-button-[\w-]{8}\.js$/;
+
+test('a form whose microphone cannot be fetched still saves; a screen whose code cannot be fetched says so and opens on Try again', async ({
+  patientPage: page,
+}) => {
+  await page.route(MICROPHONE_CODE, (route) => route.abort('internetdisconnected'));
+  await (await menuEntry(page, 'Medical History')).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Medical History' })).toBeVisible();
+  await page
+    .getByRole('group', { name: 'Conditions' })
+    .getByRole('button', { name: 'Add condition' })
+    .click();
+  const sheet = page.getByRole('dialog', { name: 'Add condition' });
+  await sheet.getByRole('textbox', { name: 'Condition' }).fill('Asthma');
+  await sheet.getByRole('button', { name: 'Add condition' }).click();
+  await expect(page.getByText('Condition added.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Asthma' })).toBeVisible();
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+
+  let refused = 0;
+  await page.route(VITALS_SCREEN_CODE, (route) => {
+    refused += 1;
+    return route.abort('internetdisconnected');
+  });
+  await (await menuEntry(page, 'Vitals')).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'This screen is not on this device yet' });
+  await expect(alert).toBeVisible();
+  expect(refused).toBeGreaterThan(0);
+  await expect(alert).toContainText('Your records on this device are safe.');
+  await atEachViewport(page, async () => {
+    await expect(alert).toBeVisible();
+    await expectNoHorizontalOverflow(page, alert);
+    await expectTapTargets(alert.locator('a, button'));
+    await expectNoAxeViolations(page);
+  });
+
+  await page.unroute(VITALS_SCREEN_CODE);
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Vitals' })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+});
