@@ -1,10 +1,13 @@
 import { test, expect } from './fixtures';
 import {
+  apiToken,
+  appointmentTitlesOf,
   atEachViewport,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
   menuEntry,
+  signIn,
 } from './support';
 
 // A screen or a part of one whose code cannot be fetched: what a device meets when it loses its signal
@@ -55,4 +58,39 @@ test('a form whose microphone cannot be fetched still saves; a screen whose code
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Vitals' })).toBeVisible();
   await expect(alert).toHaveCount(0);
+});
+
+test('offline right after the app opened, before its later code came: a new appointment is kept, and sent once online', async ({
+  page,
+  patient,
+  context,
+}) => {
+  // The sync client's code has not come when the signal goes (it loads once the first screen is drawn).
+  const SYNC_CLIENT_CODE = /\/assets\/sync-client-[\w-]{8}\.js$/;
+  let syncClientRefused = 0;
+  await page.route(SYNC_CLIENT_CODE, (route) => {
+    syncClientRefused += 1;
+    return route.abort('internetdisconnected');
+  });
+  await signIn(page, patient, '/appointments');
+  await expect(page.getByRole('heading', { level: 1, name: 'Appointments' })).toBeVisible();
+  await expect.poll(() => syncClientRefused).toBeGreaterThan(0);
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'New appointment' }).click();
+  const form = page.getByRole('form', { name: 'New appointment' });
+  await form.getByRole('textbox', { name: 'Title' }).fill('Eye exam');
+  const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
+  const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+  await form.getByLabel('Date and time').fill(`${day}T10:30`);
+  await form.getByRole('button', { name: 'Add appointment' }).click();
+  await expect(page.locator('main').getByText('Eye exam')).toBeVisible();
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+
+  // Back online, the code can come: the change waiting on the device reaches the server.
+  await page.unroute(SYNC_CLIENT_CODE);
+  await context.setOffline(false);
+  const token = await apiToken(page.request, patient.email);
+  await expect
+    .poll(() => appointmentTitlesOf(page.request, token), { timeout: 20_000 })
+    .toEqual(['Eye exam']);
 });

@@ -1,17 +1,20 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { createRootRoute, Outlet } from '@tanstack/react-router';
 import { useScreenDrawn } from '../ui/first-screen';
 import { applyTheme } from '../ui/theme';
 import { LoadingScreen } from '../ui/loading-screen';
+import { lazyPart } from '../ui/lazy-part';
 
 // The person's colour theme, before the first screen renders (no inline script: the CSP forbids it).
 applyTheme();
 
 // The toasts' library loads once the first screen is drawn (ui/toast-later.ts, ui/first-screen.ts).
-const AppToaster = lazy(() => import('../shell/toasts').then((module) => ({ default: module.AppToaster })));
+// Lazy parts (ui/lazy-part.tsx): offline before the service worker kept them, the app stands without them
+// and asks again once online (registering the service worker included).
+const AppToaster = lazyPart(() => import('../shell/toasts').then((module) => module.AppToaster));
 // Registering the service worker waits until the first screen is drawn (it is never what that screen needs).
-const PwaUpdatePrompt = lazy(() =>
-  import('../shell/pwa-update').then((module) => ({ default: module.PwaUpdatePrompt })),
+const PwaUpdatePrompt = lazyPart(() =>
+  import('../shell/pwa-update').then((module) => module.PwaUpdatePrompt),
 );
 
 function RootLayout() {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { Suspense, useId, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { greetingFor } from '../../domain/clock';
 import { requiredPermissionFor } from '../../domain/permissions';
@@ -12,10 +12,11 @@ import {
 } from './use-selected-patient';
 import { useProfile } from './use-session';
 import { useScreenDrawn } from '../ui/first-screen';
+import { lazyPart } from '../ui/lazy-part';
 
 // The weather (its icons, the position, the call) loads after the first paint: it is not part of any
 // first screen's JavaScript budget (tests/build/budget.mjs), and a screen never waits for it.
-const WeatherChip = lazy(() => import('./weather-chip'));
+const WeatherChip = lazyPart(() => import('./weather-chip').then((module) => module.default));
 
 // The header (src/app/README.md): the greeting with the user's name, the weather (weather-chip.tsx),
 // the caregiver's 'Select Patient', the sync status and the profile button by role. On a phone (and up to

@@ -10,6 +10,7 @@ import type { MoreItem } from './more-sheet';
 import { PATIENT_NAV, caregiverNav, caregiverSubmenu, splitForPhone } from './navigation';
 import { useScreenDrawn } from '../ui/first-screen';
 import { SyncStatusPlaceholder } from './sync-status-placeholder';
+import { lazyPart } from '../ui/lazy-part';
 import { useCaregiverPermissionsRead } from './use-caregiver-permissions';
 import { useReplicaSync } from './use-replica-sync';
 import { canTellScreenWidth, useWideScreen } from '../ui/use-wide-screen';
@@ -22,14 +23,19 @@ import { useProfile } from './use-session';
 const loadMoreSheet = () => import('./more-sheet');
 const loadUnsentChangesDialog = () => import('./unsent-changes-dialog');
 const loadAccount = () => import('../../local/account');
-const MoreSheet = lazy(() => loadMoreSheet().then((module) => ({ default: module.MoreSheet })));
-const SyncStatus = lazy(() => import('./sync-status').then((module) => ({ default: module.SyncStatus })));
+// Each is a lazy part (ui/lazy-part.tsx): offline before the service worker kept them, the shell stands
+// without them (the sync status as its placeholder) and asks again once online.
+const MoreSheet = lazyPart(() => loadMoreSheet().then((module) => module.MoreSheet));
+const SyncStatus = lazyPart(
+  () => import('./sync-status').then((module) => module.SyncStatus),
+  <SyncStatusPlaceholder />,
+);
 /** The beta policy's address (shell/policy-gate.tsx: the one signed-in screen until it is accepted). */
 const POLICY_PATH = '/beta-user-policy';
 // The beta policy gate loads when needed: only someone who has not accepted the policy yet sees it.
 const PolicyGate = lazy(() => import('./policy-gate').then((module) => ({ default: module.PolicyGate })));
-const UnsentChangesDialog = lazy(() =>
-  loadUnsentChangesDialog().then((module) => ({ default: module.UnsentChangesDialog })),
+const UnsentChangesDialog = lazyPart(() =>
+  loadUnsentChangesDialog().then((module) => module.UnsentChangesDialog),
 );
 
 /**

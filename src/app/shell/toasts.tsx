@@ -1,12 +1,13 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useLocation } from '@tanstack/react-router';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
+import { lazyPart } from '../ui/lazy-part';
 import { useSheetOpen } from '../ui/open-sheets';
 
 // Loaded from here, not with the root: its chunk names stay out of the first screens' preload list.
-const SpokenToasts = lazy(() =>
-  import('../ui/speech/spoken-toasts').then((module) => ({ default: module.SpokenToasts })),
+const SpokenToasts = lazyPart(() =>
+  import('../ui/speech/spoken-toasts').then((module) => module.SpokenToasts),
 );
 
 /**

@@ -35,28 +35,36 @@ export function useReplicaSync(userId: string, drawn: boolean): void {
     if (!drawn) return;
     let stop: (() => void) | null = null;
     let cancelled = false;
-    void import('../../local/sync-client').then(({ startSync }) => {
-      if (cancelled) return;
-      stop = startSync(userId, {
-        onResult: (result) => {
-          if (result.push.merged > 0) {
-            toastLater((toast) =>
-              toast('Your changes were combined with changes made on another device.', {
-                id: 'merged',
-                duration: 4000,
-              }),
-            );
-          }
-        },
-        // A 401: the session is cleared and the person forgotten but for their unsent changes (local/session.ts).
-        onSessionEnded: (ended) => {
-          saySessionEnded(ended);
-          void navigate({ to: '/', replace: true });
-        },
+    // Offline before the service worker kept the app's files, its code cannot be fetched yet: it is asked
+    // for again when the device is back online, so what was changed meanwhile is still sent.
+    const start = () =>
+      import('../../local/sync-client').then(({ startSync }) => {
+        if (cancelled || stop) return;
+        window.removeEventListener('online', retry);
+        stop = startSync(userId, {
+          onResult: (result) => {
+            if (result.push.merged > 0) {
+              toastLater((toast) =>
+                toast('Your changes were combined with changes made on another device.', {
+                  id: 'merged',
+                  duration: 4000,
+                }),
+              );
+            }
+          },
+          // A 401: the session is cleared and the person forgotten but for their unsent changes (local/session.ts).
+          onSessionEnded: (ended) => {
+            saySessionEnded(ended);
+            void navigate({ to: '/', replace: true });
+          },
+        });
       });
-    });
+    const retry = () => void start().catch(() => undefined);
+    window.addEventListener('online', retry);
+    retry();
     return () => {
       cancelled = true;
+      window.removeEventListener('online', retry);
       stop?.();
     };
   }, [userId, navigate, drawn]);

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useReducer, type ComponentType, type ReactNode } from 'react';
+import { lazy, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 
 // A part of a screen whose code loads after the screen (a microphone button, a Home card's content, a
 // PDF viewer). The service worker keeps every part on the device once it has installed; until then, a
@@ -26,12 +26,14 @@ export function lazyPart<Props extends object>(
   let current = attempt();
 
   function LazyPart(props: Props) {
-    const [, drawAgain] = useReducer((count: number) => count + 1, 0);
+    // The attempt this place shows is its own: a parent drawn again does not ask again (a device offline
+    // would otherwise send a request at every render); coming back online does, and so does the next mount.
+    const [Current, setCurrent] = useState(() => current);
     useEffect(() => {
-      window.addEventListener('online', drawAgain);
-      return () => window.removeEventListener('online', drawAgain);
+      const askAgain = () => setCurrent(() => current);
+      window.addEventListener('online', askAgain);
+      return () => window.removeEventListener('online', askAgain);
     }, []);
-    const Current = current;
     return <Current {...props} />;
   }
   return LazyPart;

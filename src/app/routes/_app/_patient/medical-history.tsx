@@ -1,13 +1,16 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyPart } from '../../../ui/lazy-part';
 import { createFileRoute } from '@tanstack/react-router';
 import { MedicalHistoryPage } from '../../../features/medical-history/medical-history-page';
 import { useProfile } from '../../../shell/use-session';
 
 // The check-in history (its charts) loads after the history itself.
-const CheckInHistorySection = lazy(() =>
-  import('../../../features/check-in/check-in-history-section').then((module) => ({
-    default: module.CheckInHistorySection,
-  })),
+const CheckInHistorySection = lazyPart(
+  () =>
+    import('../../../features/check-in/check-in-history-section').then(
+      (module) => module.CheckInHistorySection,
+    ),
+  <p className="text-muted">The check-in history will show when you are back online.</p>,
 );
 
 export const Route = createFileRoute('/_app/_patient/medical-history')({
