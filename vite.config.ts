@@ -60,6 +60,8 @@ const SERVER_TESTS_ONCE = [
   'tests/server/process.test.ts',
   'tests/server/push-endpoint-address.test.ts',
   'tests/server/push-transport.test.ts',
+  // refused before any route, or the database, reads the body
+  'tests/server/body-depth.test.ts',
   // read files: refusals and fairness are decided before a database is asked anything
   'tests/server/fuzz-files.test.ts',
   'tests/server/hostile-files.test.ts',

@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config, TrustProxy } from './config';
 import type { Database } from './db/client';
 import { errorsPlugin } from './plugins/errors';
+import { bodyDepthPlugin } from './plugins/body-depth';
 import { headersPlugin, isApiPath } from './plugins/headers';
 import { loggerOptions } from './plugins/logging';
 import { registerRateLimits } from './plugins/rate-limits';
@@ -98,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throwFileSizeLimit: true,
   });
   await app.register(errorsPlugin);
+  await app.register(bodyDepthPlugin);
   await app.register(docsPlugin);
   await app.register(mailPlugin);
   await app.register(storagePlugin);

@@ -3,14 +3,13 @@
 // On PGlite by default; on Postgres with BENCH_FUZZ_DATABASE=postgres (a fresh database it creates and
 // drops, or DATABASE_URL with TEST_DATABASE=postgres). Prints requests/s, answers by status class and
 // every 5xx or hang with its request; exits non-zero when it found one or the server was unhealthy after.
-import { startTestApp } from '../server/helpers';
-import { startFakeOpenMeteo } from '../server/fake-open-meteo';
 import {
   describeFailures,
   healthProblems,
   prepareFuzz,
   runFuzz,
   Sessions,
+  startFuzzApp,
   summarize,
 } from '../server/fuzz/runner';
 import { givenDatabaseUrl, withBenchDatabase } from './postgres';
@@ -24,9 +23,8 @@ async function fuzz(database: string): Promise<boolean> {
   console.log(
     `fuzz gate at bench size: ${RUNS} requests, seed ${SEED} (BENCH_FUZZ_SEED replays it), on ${database}`,
   );
-  // GET /api/weather asks a weather service: a local one answering like Open-Meteo.
-  const weather = await startFakeOpenMeteo();
-  const ctx = await startTestApp({ WEATHER_API_URL: weather.url });
+  // With the same local services as the gate: a weather service, and a Fitbit for the Fitbit routes.
+  const { ctx, close } = await startFuzzApp();
   try {
     const sessions = await Sessions.start(ctx);
     const setup = await prepareFuzz(ctx, sessions);
@@ -54,8 +52,7 @@ async function fuzz(database: string): Promise<boolean> {
     if (report.sent < RUNS) console.log(`error: ${report.sent} of ${RUNS} requests were sent`);
     return report.failures.length === 0 && problems.length === 0 && report.sent >= RUNS;
   } finally {
-    await ctx.close();
-    await weather.close();
+    await close();
   }
 }
 

@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestContext } from './helpers';
-import { TINY_PNG } from '../fixtures/images';
-import { fitbitEnv, startFakeFitbit, type FakeFitbit } from './fake-fitbit';
-import { startFakeOpenMeteo } from './fake-open-meteo';
+import type { TestContext } from './helpers';
 import type { FuzzSetup } from './fuzz/requests';
-import { describeFailures, healthProblems, prepareFuzz, runFuzz, Sessions, summarize } from './fuzz/runner';
+import {
+  describeFailures,
+  healthProblems,
+  prepareFuzz,
+  runFuzz,
+  Sessions,
+  startFuzzApp,
+  summarize,
+} from './fuzz/runner';
 
 // The fuzz gate: requests generated from the server's own OpenAPI document, malformed
 // and hostile in every part (types, sizes, control characters, ids, dates, JSON, content types,
@@ -22,25 +27,15 @@ describe('fuzz gate', () => {
   let ctx: TestContext;
   let sessions: Sessions;
   let setup: FuzzSetup;
-  let weather: Awaited<ReturnType<typeof startFakeOpenMeteo>> | undefined;
-  let fitbit: FakeFitbit | undefined;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    // GET /api/weather asks a weather service: a local one answering like Open-Meteo.
-    weather = await startFakeOpenMeteo();
-    // The Fitbit routes answer 503 on a server without Fitbit: the fuzz gate runs them against a local one.
-    fitbit = await startFakeFitbit();
-    ctx = await startTestApp({ WEATHER_API_URL: weather.url, ...fitbitEnv(fitbit) });
+    ({ ctx, close } = await startFuzzApp());
     sessions = await Sessions.start(ctx);
     setup = await prepareFuzz(ctx, sessions);
-    // A server reads files in sandbox processes that start on the first one (a second or two): started
-    // here, as on a server that has been up a while, so the 3 s bound judges reading, not starting.
-    await ctx.app.ocr.recognize(TINY_PNG, 'image/png').catch(() => undefined);
   }, 120_000);
   afterAll(async () => {
-    await ctx?.close();
-    await weather?.close();
-    await fitbit?.stop();
+    await close?.();
   });
 
   it(`answers ${RUNS} hostile requests across every documented route with no 5xx and no hang, and stays healthy`, async () => {

@@ -9,7 +9,9 @@ import { PERMISSIONS } from '../../../src/domain/permissions';
 import { caregivers, patients } from '../../../src/server/db/schema';
 import { insertCareLink } from '../../fixtures/people';
 import { TINY_PNG } from '../../fixtures/images';
-import { bearer, createUser, multipartForm, type TestContext, type TestUser } from '../helpers';
+import { bearer, createUser, multipartForm, startTestApp, type TestContext, type TestUser } from '../helpers';
+import { fitbitEnv, startFakeFitbit } from '../fake-fitbit';
+import { startFakeOpenMeteo } from '../fake-open-meteo';
 import type { FormHint } from './bodies';
 import {
   bodySchemasOf,
@@ -561,4 +563,25 @@ export function describeFailures(report: FuzzReport, slowMs: number, seedVariabl
       (failure) => `\n${failure.key} (${failure.count} times); the smallest:\n${failure.example}`,
     ),
   ].join('\n');
+}
+
+/**
+ * The app the fuzz gate and its benchmark send to: the local services its routes ask (a weather service
+ * answering like Open-Meteo, a Fitbit answering like Fitbit's OAuth and Web API, without which the Fitbit
+ * routes answer their designed 503), and a sandbox that has read one file already, as on a server that
+ * has been up a while, so that the 3 s bound judges reading, not starting.
+ */
+export async function startFuzzApp(): Promise<{ ctx: TestContext; close: () => Promise<void> }> {
+  const weather = await startFakeOpenMeteo();
+  const fitbit = await startFakeFitbit();
+  const ctx = await startTestApp({ WEATHER_API_URL: weather.url, ...fitbitEnv(fitbit) });
+  await ctx.app.ocr.recognize(TINY_PNG, 'image/png').catch(() => undefined);
+  return {
+    ctx,
+    close: async () => {
+      await ctx.close();
+      await weather.close();
+      await fitbit.stop();
+    },
+  };
 }
