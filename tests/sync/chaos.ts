@@ -148,7 +148,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const random = seeded(options.seed);
   const draws = () => Array.from({ length: DRAWS_PER_STEP }, random);
-  const server = new ServerProcess();
+  // A person's upload quotas (files a day, uploads a minute) are not under test here: a long run attaches
+  // hundreds of files within minutes, and past the day's quota a change with a file rightly waits until
+  // tomorrow (a 429 the device tries again), which a run that must settle cannot wait for.
+  const server = new ServerProcess({
+    env: { UPLOAD_DAILY_FILES: '1000000', RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' },
+  });
   const counts = {
     creates: 0,
     edits: 0,
