@@ -225,7 +225,8 @@ test.describe('a caregiver whose permission was withdrawn while offline', () => 
     await expect(item).toHaveCount(0);
     await closePanel(page);
     await expect(status(page)).toHaveText(/^.Online$/);
-    await expect(page.getByText('Knee check')).toBeVisible();
+    // On the screen, not in the toast about its refusal, which may still be showing.
+    await expect(page.locator('main').getByText('Knee check', { exact: true })).toBeVisible();
     expect(await appointmentTitlesOf(request, patient.token)).toEqual(['Knee check']);
     // Pushed twice in all: refused under its first key, taken under a new one; nothing more.
     expect(pushed).toHaveLength(2);
