@@ -33,8 +33,8 @@ function percentile(values: number[], p: number): number {
 
 function generate(rows: number, file: string): void {
   const result = spawnSync(
-    'npx',
-    ['tsx', 'src/server/directory/generate-sample.ts', '--rows', String(rows), '--out', file],
+    process.execPath,
+    ['--import', 'tsx', 'src/server/directory/generate-sample.ts', '--rows', String(rows), '--out', file],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   if (result.status !== 0) throw new Error(`generating ${rows} rows failed`);

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
 import type { LabDocument } from '../fixtures/lab-reports/corpus';
 import { renderInput } from '../fixtures/lab-reports/render';
+import { migratedPglite } from '../fixtures/database-template';
 
 // Part of the extraction benchmark: a big upload must not stall other requests. The real app (buildApp on
 // an in-memory PGlite, as the server tests build it) listens on a free port; GET /api/health is timed over
@@ -52,7 +53,7 @@ export async function measureStall(document: LabDocument, idleRequests: number):
     OCR_MAX_PAGES: String(Math.max(5, document.pages.length)),
     OCR_TIMEOUT_MS: '600000',
   });
-  const database = await openDatabase({ pgliteDir: 'memory://' });
+  const database = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: await migratedPglite() });
   const app = await buildApp({ config, db: database.db, distDir: join(dataDir, 'no-dist') });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });

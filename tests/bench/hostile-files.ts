@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { heifGrid } from '../fixtures/heif';
 import { insertPerson, type Person } from '../fixtures/people';
 import { inflatingPdf } from '../fixtures/pdfs';
+import { migratedPglite } from '../fixtures/database-template';
 
 // Hostile files cannot hurt other people: 4 HEIF grid bombs (33 kB, 9,600 x 12,000 pixels in 160 tiles)
 // and 4 PDF bombs (a content stream that inflates to 2 GB) sent at once by four attacking accounts, while
@@ -83,7 +84,7 @@ async function round(label: string, env: Record<string, string>): Promise<Figure
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000',
     ...env,
   });
-  const database = await openDatabase({ pgliteDir: 'memory://' });
+  const database = await openDatabase({ pgliteDir: 'memory://', pgliteSnapshot: await migratedPglite() });
   const app = await buildApp({ config, db: database.db, distDir: join(dataDir, 'no-dist') });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -29,6 +29,7 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_PATH } from '../e2e/chromium';
 import { startFakeOpenMeteo } from '../server/fake-open-meteo';
 import { fetchHttp, makePerson, PASSWORD, seedHistory, type HistoryCounts } from '../fixtures/seed';
+import { dataDirWithDatabase } from '../fixtures/database-template';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -73,7 +74,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
 }
 
 function startServer(port: number, dataDir: string, weatherUrl: string): ChildProcess {
-  const server = spawn('npx', ['tsx', 'src/server/main.ts'], {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -319,7 +320,8 @@ async function main() {
   }
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'kincare-lighthouse-'));
+  // The database a first start makes, copied: the audits measure pages, not PGlite's initdb.
+  const dataDir = await dataDirWithDatabase(mkdtempSync(join(tmpdir(), 'kincare-lighthouse-')));
   const weather = await startFakeOpenMeteo();
   const server = startServer(port, dataDir, weather.url);
   const chromes: chromeLauncher.LaunchedChrome[] = [];

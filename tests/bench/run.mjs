@@ -114,13 +114,14 @@ async function postgresAnswers() {
  * once it ends, so that two can run side by side; a hung one is killed (each takes seconds at this size).
  */
 function runBench(bench) {
-  const args = ['tsx', bench.file, ...(smoke ? (bench.smoke.args ?? []) : [])];
+  // node with tsx's loader, not `npx tsx`: that is a second Node process and a second second of start-up.
+  const args = ['--import', 'tsx', bench.file, ...(smoke ? (bench.smoke.args ?? []) : [])];
   if (!smoke) {
     console.log(`\n=== ${bench.title} ===`);
-    return Promise.resolve(spawnSync('npx', args, { stdio: 'inherit' }).status === 0);
+    return Promise.resolve(spawnSync(process.execPath, args, { stdio: 'inherit' }).status === 0);
   }
   return new Promise((resolve) => {
-    const child = spawn('npx', args, {
+    const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       // The test run's own database is the Postgres pass's: each benchmark makes and drops one of its own.
       env: { ...process.env, ...bench.smoke.env, TEST_DATABASE: '' },

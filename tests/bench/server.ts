@@ -30,6 +30,7 @@ import { patients, records, sessions, users } from '../../src/server/db/schema';
 import { RESOURCE_READ_PERMISSION } from '../../src/domain/permissions';
 import { SYNCED_RESOURCES } from '../../src/domain/sync';
 import { withBenchDatabase } from './postgres';
+import { dataDirWithDatabase } from '../fixtures/database-template';
 
 const SECONDS = Math.min(60, Math.max(1, Number(process.env.BENCH_SERVER_SECONDS ?? 4)));
 const CONNECTIONS = Math.min(256, Math.max(1, Number(process.env.BENCH_SERVER_CONNECTIONS ?? 16)));
@@ -992,7 +993,7 @@ async function postgresRun(logDir: string): Promise<void> {
 /** PGlite is one process's database: Kincare runs every endpoint, then the baseline on the same files. */
 async function pgliteRun(logDir: string): Promise<void> {
   const seconds = Math.max(1, Math.round(SECONDS / 2));
-  const dataDir = mkdtempSync(join(tmpdir(), 'kincare-bench-server-'));
+  const dataDir = await dataDirWithDatabase(mkdtempSync(join(tmpdir(), 'kincare-bench-server-')));
   try {
     const people = await seed({ pgliteDir: pgliteDirFor(dataDir) });
     let kincare: Child | null = null;

@@ -45,7 +45,7 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'node --import tsx src/server/main.ts',
+    command: 'node --import tsx tests/e2e/server.ts',
     cwd: join(import.meta.dirname, '..', '..'),
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,

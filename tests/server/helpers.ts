@@ -1,23 +1,20 @@
-import { createHash } from 'node:crypto';
 import {
   appendFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/server/config';
+import { migratedPglite } from '../fixtures/database-template';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/server/db/client';
 import { buildApp } from '../../src/server/app';
 import { mailDirFor } from '../../src/server/plugins/mail';
@@ -48,32 +45,6 @@ export type TestAppOptions = {
   /** A second server on the same database as this one (as behind a load balancer); closing it leaves the database open. */
   sharesDatabaseWith?: TestContext;
 };
-
-/**
- * A migrated, empty PGlite database as a tarball, made once per set of migrations and kept in the temp
- * folder: a test file loads it in under a second, where making a database and migrating it took three.
- * Named after a hash of the migrations, so a changed or added migration makes a new one.
- */
-async function migratedPglite(): Promise<Blob> {
-  const folder = fileURLToPath(new URL('../../src/server/db/migrations', import.meta.url));
-  const hash = createHash('sha256');
-  for (const name of readdirSync(folder, { recursive: true }).map(String).sort()) {
-    const path = join(folder, name);
-    if (!name.endsWith('.sql') && !name.endsWith('.json')) continue;
-    hash.update(name).update(readFileSync(path));
-  }
-  const file = join(tmpdir(), `kincare-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
-  if (existsSync(file)) return new Blob([readFileSync(file)]);
-  const fresh = await openDatabase({ pgliteDir: 'memory://' });
-  const snapshot = await fresh.snapshot?.();
-  await fresh.close();
-  if (!snapshot) throw new Error('PGlite gave no snapshot');
-  // Written whole, then renamed: a worker that reads it meanwhile never sees half of it.
-  const partial = `${file}.${process.pid}.part`;
-  writeFileSync(partial, Buffer.from(await snapshot.arrayBuffer()));
-  renameSync(partial, file);
-  return snapshot;
-}
 
 let logFileCounter = 0;
 

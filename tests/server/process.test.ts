@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { dataDirWithDatabase } from '../fixtures/database-template';
 
 // The real server as `npm start` runs it: src/server/main.ts in its own Node process, PGlite on disk in a
 // temp DATA_DIR, talked to over TCP. This is the only place where signals, exit codes, the printed address
@@ -230,7 +231,8 @@ describe('the server process (node src/server/main.ts)', () => {
     'on SIGTERM refuses new connections, finishes the request in flight, closes the database and exits 0',
     { timeout: 60_000 },
     async () => {
-      const dataDir = tempDataDir();
+      // A database made already (a copy): the first start's work is the test above's.
+      const dataDir = await dataDirWithDatabase(tempDataDir());
       // info level: the log shows when the request arrived and when shutdown began, so no timer is needed.
       const server = await startServer(dataDir, 'info');
       const account = newAccount();

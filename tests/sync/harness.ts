@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/server/config';
-import { openDatabase, type DatabaseHandle } from '../../src/server/db/client';
+import { openDatabase, pgliteDirFor, type DatabaseHandle } from '../../src/server/db/client';
+import { dataDirWithDatabase } from '../fixtures/database-template';
 import { buildApp } from '../../src/server/app';
 import { insertCareLink, insertPerson, type Person } from '../fixtures/people';
 import { KincareDb } from '../../src/local/db';
@@ -27,7 +28,10 @@ export type Server = {
 
 export async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kincare-sync-'));
-  const pgliteDir = process.env.TEST_DATABASE === 'postgres' ? undefined : join(dataDir, 'pglite');
+  const onPglite = process.env.TEST_DATABASE !== 'postgres';
+  // PGlite starts from a copy of a database made once (migrated), not from an empty folder.
+  if (onPglite) await dataDirWithDatabase(dataDir);
+  const pgliteDir = onPglite ? pgliteDirFor(dataDir) : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, pgliteDirFor, type Database, type DatabaseHandle } from '../../src/server/db/client';
+import { dataDirWithDatabase } from '../fixtures/database-template';
 
 // Kincare's real server as a separate process (src/server/main.ts under tsx), so that a test can end it
 // the way a crash or an OOM killer does: SIGKILL, with requests and transactions under way, and start it
@@ -64,6 +65,8 @@ export class ServerProcess {
   async start(): Promise<void> {
     if (this.child) throw new Error('the server is already running');
     if (this.handle && this.driver === 'pglite') await this.closeDatabase();
+    // The first start finds the database a first start would have made (a copy, tests/fixtures).
+    if (this.driver === 'pglite' && this.history.started === 0) await dataDirWithDatabase(this.dataDir);
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       cwd: REPOSITORY,
       env: {
