@@ -71,6 +71,11 @@ export type OutboxEntry = {
   label?: string;
   /** Files (ids in `blobs`) to upload before this mutation is sent. */
   blobIds?: string[];
+  /**
+   * The server would not take this change's file yet (429: the person's upload quota, which time lifts,
+   * not retries). While it waits, the changes after it that do not build on it are sent (sync-push.ts).
+   */
+  heldForUpload?: boolean;
 };
 
 export type ServerRow = {

@@ -16,6 +16,10 @@ import { TransportError, type Transport, type TransportResponse } from './sync-t
 // depends on why it was not taken:
 // - nothing came back, 5xx, 408, 425, 429, or the server did not get to it: it stays queued and is tried
 //   again with backoff, for as long as it takes. A transient failure never throws a change away.
+// - its file's upload answered 429 (the person's daily upload quota, lifted by time, not by retries): it is
+//   held, tried again with backoff, and meanwhile the changes after it go out, except those that build on
+//   it (a change of the same record, or one whose fields name it), which wait with it. One photo over the
+//   quota must not keep a day's doses and notes on the device.
 // - 401: it stays queued until the person signs in again;
 // - 403 because the person has not accepted the beta policy (made by an older app, or offline before the
 //   policy was shown): it stays queued, untouched, and goes once they accept it (src/local/README.md);
@@ -58,9 +62,34 @@ function classify(status: number, body?: unknown): Verdict {
  * by primary key, so the `status` index yields the lowest `seq` first, without a scan. The batch ends
  * before a change that builds on an unsent change in the same batch: its base version is the one the
  * server gives that earlier change, known only once it is answered.
+ *
+ * Changes held for their file (heldForUpload) are passed over while they wait (or, whatever the time, when
+ * held in this push: `skip`), with every later change that builds on one; `holding` says whether any was.
  */
-async function nextBatch(db: KincareDb, size: number): Promise<OutboxEntry[]> {
-  const pending = await db.outbox.where('status').equals('pending').limit(size).toArray();
+async function nextBatch(
+  db: KincareDb,
+  size: number,
+  { now, retryHeld, skip }: { now: number; retryHeld: boolean; skip: Set<number> },
+): Promise<{ batch: OutboxEntry[]; holding: boolean }> {
+  const waitingRecords = new Set<string>();
+  const waitingIds: string[] = [];
+  const isHeld = (entry: OutboxEntry) =>
+    entry.heldForUpload === true && (skip.has(entry.seq ?? -1) || (!retryHeld && entry.nextAttemptAt > now));
+  const buildsOnWaiting = (entry: OutboxEntry) =>
+    waitingRecords.has(shadowKey(entry.resource, entry.entityId)) ||
+    (waitingIds.length > 0 && namesAny(entry.payload, waitingIds));
+  // Called in queue order (the index's), before the limit counts: a passed-over change does not count.
+  const pending = await db.outbox
+    .where('status')
+    .equals('pending')
+    .filter((entry) => {
+      if (!isHeld(entry) && !buildsOnWaiting(entry)) return true;
+      waitingRecords.add(shadowKey(entry.resource, entry.entityId));
+      waitingIds.push(entry.entityId);
+      return false;
+    })
+    .limit(size)
+    .toArray();
   const batch: OutboxEntry[] = [];
   const inBatch = new Set<string>();
   for (const entry of pending) {
@@ -75,7 +104,13 @@ async function nextBatch(db: KincareDb, size: number): Promise<OutboxEntry[]> {
     batch.push(entry);
     inBatch.add(record);
   }
-  return batch;
+  return { batch, holding: waitingRecords.size > 0 };
+}
+
+/** Whether a change's fields name any of these record ids (a reference to a record still on the device). */
+function namesAny(payload: Record<string, unknown>, ids: string[]): boolean {
+  const text = JSON.stringify(payload);
+  return ids.some((id) => text.includes(id));
 }
 
 export async function push(
@@ -87,10 +122,12 @@ export async function push(
   const force = options.force ?? false;
   const outcome: PushOutcome = { sent: 0, merged: 0, rejected: [], stoppedBy: 'done' };
   let size = options.batchSize ?? PUSH_BATCH;
+  /** Changes held in this push: passed over until it ends, even when the person asked to sync now. */
+  const heldNow = new Set<number>();
   for (;;) {
-    const batch = await nextBatch(db, size);
+    const { batch, holding } = await nextBatch(db, size, { now: now(), retryHeld: force, skip: heldNow });
     const head = batch[0];
-    if (!head) return outcome;
+    if (!head) return holding ? { ...outcome, stoppedBy: 'retry-later' } : outcome;
     if (!force && head.nextAttemptAt > now()) return { ...outcome, stoppedBy: 'retry-later' };
     let items: PushChange[];
     let response: TransportResponse;
@@ -100,6 +137,12 @@ export async function push(
         // An upload failed: the changes before it go out; the one that needs it is judged on the upload's answer.
         if (prepared.ready.length > 0) {
           size = prepared.ready.length;
+          continue;
+        }
+        if (prepared.failure.status === 429) {
+          await scheduleRetry(db, head, now(), force, { heldForUpload: true });
+          heldNow.add(head.seq as number);
+          size = options.batchSize ?? PUSH_BATCH;
           continue;
         }
         const stop = await inOneTransaction(db, () =>
@@ -222,6 +265,8 @@ async function prepare(
           };
         blob.uploadedKey = key;
         await db.blobs.update(blob.id, { uploadedKey: key });
+        // Its file is on the server now: the change waits in line again like any other.
+        if (entry.heldForUpload) await db.outbox.update(entry.seq as number, { heldForUpload: false });
       }
       keys.set(blobId, blob.uploadedKey);
     }
@@ -235,11 +280,18 @@ async function prepare(
  * coming online) does not count towards the backoff: tapping during an outage must not push the next
  * automatic try further away.
  */
-async function scheduleRetry(db: KincareDb, entry: OutboxEntry, now: number, forced: boolean): Promise<void> {
+async function scheduleRetry(
+  db: KincareDb,
+  entry: OutboxEntry,
+  now: number,
+  forced: boolean,
+  hold: { heldForUpload?: true } = {},
+): Promise<void> {
   const attempts = forced ? entry.attempts : entry.attempts + 1;
   await db.outbox.update(entry.seq as number, {
     attempts,
     nextAttemptAt: now + backoffMs(Math.max(1, attempts)),
+    ...hold,
   });
 }
 

@@ -26,7 +26,8 @@ export type Server = {
   start: () => Promise<void>;
 };
 
-export async function startServer(): Promise<Server> {
+/** The real app on a database of its own; `env` adds settings of src/server/config.ts (a small quota, say). */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kincare-sync-'));
   const onPglite = process.env.TEST_DATABASE !== 'postgres';
   // PGlite starts from a copy of a database made once (migrated), not from an empty folder.
@@ -39,6 +40,7 @@ export async function startServer(): Promise<Server> {
     ...(process.env.TEST_DATABASE === 'postgres' && process.env.DATABASE_URL
       ? { DATABASE_URL: process.env.DATABASE_URL }
       : {}),
+    ...env,
   });
   let handle: DatabaseHandle | null = null;
   let app: FastifyInstance | null = null;
