@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/domain/auth';
 import { addAppointment } from '../../src/local/appointments';
 import { insertPerson } from '../fixtures/people';
-import { makeDevice, startServer, type Server } from './harness';
+import { makeDevice, startServer, type Server, visitFields } from './harness';
 
 // Changes queued before the person accepted the beta policy (by an older app that did not ask, or offline
 // before the policy was shown) are the person's own work: the server refuses them until the policy is
@@ -15,16 +15,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server.close());
 
-const visit = (patientId: string, title: string) => ({
-  patient_id: patientId,
-  caregiver_id: null,
-  appointment_title: title,
-  appointment_date: '2026-12-03T09:00:00.000Z',
-  doctor_id: null,
-  location: '',
-  notes: '',
-  status: 'scheduled' as const,
-});
+const visit = (patientId: string, title: string) => visitFields(patientId, title);
 
 describe('changes made before the beta policy is accepted', () => {
   it('wait on the device, are never refused, and are sent once when the policy is accepted', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addAppointment, editAppointment } from '../../src/local/appointments';
 import { records } from '../../src/server/db/schema';
-import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
+import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server, visitFields } from './harness';
 
 // What the chaos run found, each cut down to the few steps that show it (the chaos test shows them at
 // random; these show them every time).
@@ -12,16 +12,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server.close());
 
-const visit = (account: Account, title: string) => ({
-  patient_id: account.patientId ?? '',
-  caregiver_id: null,
-  appointment_title: title,
-  appointment_date: '2027-03-01T09:00:00.000Z',
-  doctor_id: null,
-  location: '',
-  notes: '',
-  status: 'scheduled' as const,
-});
+const visit = (account: Account, title: string) =>
+  visitFields(account.patientId ?? '', title, { date: '2027-03-01T09:00:00.000Z' });
 
 async function onServer(id: string) {
   const rows = await server.database().db.select().from(records);

@@ -17,6 +17,7 @@ import {
   type Account,
   type Device,
   type Server,
+  visitFields,
 } from './harness';
 
 let server: Server;
@@ -29,16 +30,7 @@ beforeEach(async () => {
   patient = await makeAccount(server, 'Patient');
 });
 
-const visit = (account: Account, title = 'Dentist') => ({
-  patient_id: account.patientId ?? '',
-  caregiver_id: null,
-  appointment_title: title,
-  appointment_date: '2026-12-03T09:00:00.000Z',
-  doctor_id: null,
-  location: '',
-  notes: '',
-  status: 'scheduled' as const,
-});
+const visit = (account: Account, title = 'Dentist') => visitFields(account.patientId ?? '', title);
 
 /** The profile the app stores at sign-in (only the role matters to the sync engine). */
 const profileOf = (account: Account, role: 'Patient' | 'Caregiver'): Profile => ({

@@ -154,3 +154,19 @@ export async function makeDevice(
     close: () => db.close(),
   };
 }
+
+/** The fields of an appointment a device adds in these tests: one visit of this patient, nothing attached. */
+export const visitFields = (
+  patientId: string,
+  title = 'Dentist',
+  { notes = '', date = '2026-12-03T09:00:00.000Z' }: { notes?: string; date?: string } = {},
+) => ({
+  patient_id: patientId,
+  caregiver_id: null,
+  appointment_title: title,
+  appointment_date: date,
+  doctor_id: null,
+  location: '',
+  notes,
+  status: 'scheduled' as const,
+});

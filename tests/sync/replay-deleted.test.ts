@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addAppointment, removeAppointment } from '../../src/local/appointments';
 import { push } from '../../src/local/sync-push';
-import { makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
+import { makeAccount, makeDevice, startServer, type Account, type Server, visitFields } from './harness';
 
 // A device whose answer to a create was lost sends the create again; meanwhile another device deleted the
 // record. The server answers the replay with what is true now (the record is deleted), so the device
@@ -17,16 +17,7 @@ beforeEach(async () => {
   patient = await makeAccount(server, 'Patient');
 });
 
-const visit = (account: Account) => ({
-  patient_id: account.patientId ?? '',
-  caregiver_id: null,
-  appointment_title: 'Dentist',
-  appointment_date: '2026-12-03T09:00:00.000Z',
-  doctor_id: null,
-  location: '',
-  notes: '',
-  status: 'scheduled' as const,
-});
+const visit = (account: Account) => visitFields(account.patientId ?? '');
 
 describe('a create sent again after its record was deleted elsewhere', () => {
   it('is acknowledged, and leaves the record off the device', async () => {

@@ -5,7 +5,7 @@ import { DB_PREFIX, forgetUserData, KincareDb } from '../../src/local/db';
 import { syncOnce } from '../../src/local/sync-engine';
 import { createTransport, ownersToken } from '../../src/local/sync-transport';
 import { records } from '../../src/server/db/schema';
-import { makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
+import { makeAccount, makeDevice, startServer, type Account, type Server, visitFields } from './harness';
 
 // A person's changes made offline outlive their session on the device, against the real server: the
 // session ends (401) with two changes queued, the device forgets everything else of theirs, another
@@ -27,16 +27,7 @@ async function appointmentsOf(account: Account) {
     .sort((a, b) => String(a.appointment_title).localeCompare(String(b.appointment_title)));
 }
 
-const visit = (account: Account, title: string) => ({
-  patient_id: account.patientId ?? '',
-  caregiver_id: null,
-  appointment_title: title,
-  appointment_date: '2026-12-03T09:00:00.000Z',
-  doctor_id: null,
-  location: '',
-  notes: '',
-  status: 'scheduled' as const,
-});
+const visit = (account: Account, title: string) => visitFields(account.patientId ?? '', title);
 
 describe("a person's unsent changes after their session ended", () => {
   it('are sent under no one else’s session, and go out, merged, when the same person signs in again', async () => {

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { addAppointment, editAppointment } from '../../src/local/appointments';
 import { records, uploads } from '../../src/server/db/schema';
 import { TINY_PNG } from '../fixtures/images';
-import { makeAccount, makeDevice, startServer, type Account, type Server } from './harness';
+import { makeAccount, makeDevice, startServer, type Account, type Server, visitFields } from './harness';
 
 // A change whose file the server will not take today (the person's daily upload quota: 429) waits on the
 // device, and the changes after it go out meanwhile, except those that build on it (the same record, or a
@@ -18,16 +18,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => server.close());
 
-const visit = (title: string, notes = '') => ({
-  patient_id: patient.patientId ?? '',
-  caregiver_id: null,
-  appointment_title: title,
-  appointment_date: '2026-12-03T09:00:00.000Z',
-  doctor_id: null,
-  location: '',
-  notes,
-  status: 'scheduled' as const,
-});
+const visit = (title: string, notes = '') => visitFields(patient.patientId ?? '', title, { notes });
 const photo = (name: string) => ({
   blob: new Blob([Uint8Array.from(TINY_PNG)], { type: 'image/png' }),
   name,
