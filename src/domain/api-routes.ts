@@ -20,6 +20,7 @@ import { weatherRoutes } from './api-routes-weather';
 import { medicalHistoryRoutes } from './api-routes-medical-history';
 import { fitbitRoutes } from './api-routes-fitbit';
 import { declaredRecordRoutes } from './api-routes-declared';
+import { importRoutes } from './api-routes-import';
 
 export type {
   ApiRoute,
@@ -46,6 +47,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...medicalHistoryRoutes,
   ...fitbitRoutes,
   ...declaredRecordRoutes,
+  ...importRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

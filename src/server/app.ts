@@ -31,6 +31,7 @@ import { uploadRoutes } from './routes/uploads';
 import { billingRoutes } from './routes/billing';
 import { checkInRoutes } from './routes/check-in';
 import { weatherRoutes } from './routes/weather';
+import { recordImportRoutes } from './routes/record-import';
 import { medicalHistoryRoutes } from './routes/medical-history';
 import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
@@ -142,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(weatherRoutes, { prefix: '/weather' });
         await signedIn.register(medicalHistoryRoutes, { prefix: '/medical-history' });
         await signedIn.register(fitbitRoutes, { prefix: '/fitbit' });
+        await signedIn.register(recordImportRoutes, { prefix: '/import' });
         // The synced resources' mutations by REST, made from their declarations, and the reads of those
         // served from their declaration alone (src/server/resources.ts).
         for (const key of SYNCED_RESOURCES) {

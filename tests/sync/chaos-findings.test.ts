@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addAppointment, editAppointment } from '../../src/local/appointments';
 import { records } from '../../src/server/db/schema';
-import { linkCaregiver, makeAccount, makeDevice, startServer, type Account, type Server, visitFields } from './harness';
+import {
+  linkCaregiver,
+  makeAccount,
+  makeDevice,
+  startServer,
+  type Account,
+  type Server,
+  visitFields,
+} from './harness';
 
 // What the chaos run found, each cut down to the few steps that show it (the chaos test shows them at
 // random; these show them every time).

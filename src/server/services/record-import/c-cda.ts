@@ -1,0 +1,66 @@
+import './websocket-global';
+import { convertCcdaToFhir, convertXmlToCcda } from '@medplum/ccda';
+import { IMPORT_MESSAGES } from '../../../domain/record-import';
+import { HttpError } from '../../plugins/errors';
+import { isObject, listAt, objectAt, textAt, type Json } from './json';
+
+// A C-CDA document (R2.1 or R1.1) to a FHIR document Bundle, by Medplum's converter (@medplum/ccda),
+// kept to one place so that the rest of the import reads FHIR only.
+//
+// What the converter leaves out and people need: the medicines of a discharge summary. Its Hospital
+// Discharge Medications section (and Admission Medications) wraps each medication activity in an act;
+// the converter reads medication activities of the Medications section only. So before converting, those
+// sections are given the Medications section's template and their activities unwrapped. Sections the
+// converter does not know are skipped, not refused (`ignoreUnsupportedSections`).
+
+const MEDICATIONS_SECTION = '2.16.840.1.113883.10.20.22.2.1.1';
+const WRAPPED_MEDICATION_SECTIONS = new Set([
+  '2.16.840.1.113883.10.20.22.2.11', // Hospital Discharge Medications
+  '2.16.840.1.113883.10.20.22.2.11.1', // Hospital Discharge Medications (entries required)
+  '2.16.840.1.113883.10.20.22.2.44', // Admission Medications
+]);
+
+type Mutable = Record<string, unknown>;
+
+function unwrapMedicationSections(ccda: Json): void {
+  const body = objectAt(objectAt(ccda, 'component'), 'structuredBody');
+  for (const component of listAt(body, 'component')) {
+    for (const section of listAt(component, 'section')) {
+      const roots = listAt(section, 'templateId').map((id) => textAt(id, '@_root'));
+      if (!roots.some((root) => root && WRAPPED_MEDICATION_SECTIONS.has(root))) continue;
+      const activities = listAt(section, 'entry').flatMap((entry) =>
+        listAt(entry, 'act').flatMap((act) =>
+          listAt(act, 'entryRelationship').flatMap((relation) => listAt(relation, 'substanceAdministration')),
+        ),
+      );
+      const writable = section as Mutable;
+      writable.templateId = [{ '@_root': MEDICATIONS_SECTION }];
+      writable.entry = activities.map((activity) => ({ substanceAdministration: [activity] }));
+    }
+  }
+}
+
+/** Which parts of the header the document itself gives. */
+export type CcdaHeader = { title: boolean; date: boolean; author: boolean };
+
+/** The document as a FHIR Bundle (JSON); an HttpError when the converter cannot read it. */
+export function convertCcda(xml: string): { bundle: Json; header: CcdaHeader } {
+  try {
+    const ccda = convertXmlToCcda(xml);
+    if (!isObject(ccda)) throw new Error('not a ClinicalDocument');
+    unwrapMedicationSections(ccda);
+    const bundle: unknown = convertCcdaToFhir(ccda, {
+      ignoreUnsupportedSections: true,
+    });
+    if (!isObject(bundle)) throw new Error('no bundle');
+    const header: CcdaHeader = {
+      title: ccda.title !== undefined,
+      date: ccda.effectiveTime !== undefined,
+      author: ccda.author !== undefined && ccda.author.length > 0,
+    };
+    return { bundle, header };
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, IMPORT_MESSAGES.unreadableDocument);
+  }
+}

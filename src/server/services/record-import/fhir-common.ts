@@ -1,0 +1,97 @@
+import { partialDateSchema } from '../../../domain/medical-history-fields';
+import { listAt, objectAt, textAt, type Json } from './json';
+
+// What every reader of a FHIR file's resources shares: resolving references, the words of a code, dates
+// as Kincare keeps them, and whether a resource was withdrawn.
+
+export const LOINC = 'http://loinc.org';
+export const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+
+/** Resolves a reference (`Type/id`, `urn:uuid:...`, `#contained`) to a resource of the file. */
+export class ResourceIndex {
+  private readonly byKey = new Map<string, Json>();
+
+  constructor(resources: readonly Json[], fullUrls: readonly (string | undefined)[] = []) {
+    resources.forEach((resource, index) => {
+      const type = textAt(resource, 'resourceType');
+      const id = textAt(resource, 'id');
+      if (type && id) this.byKey.set(`${type}/${id}`, resource);
+      const fullUrl = fullUrls[index];
+      if (fullUrl) this.byKey.set(fullUrl, resource);
+    });
+  }
+
+  resolve(reference: unknown, within?: Json): Json | undefined {
+    const target = textAt(reference, 'reference');
+    if (!target) return undefined;
+    if (target.startsWith('#'))
+      return listAt(within, 'contained').find((inner) => textAt(inner, 'id') === target.slice(1));
+    return this.byKey.get(target) ?? this.byKey.get(target.split('/').slice(-2).join('/'));
+  }
+
+  /** The resources these references name, those that resolve. */
+  resolveAll(references: readonly Json[]): Json[] {
+    const found: Json[] = [];
+    for (const reference of references) {
+      const resource = this.resolve(reference);
+      if (resource) found.push(resource);
+    }
+    return found;
+  }
+}
+
+/** What a CodeableConcept says to a person: its text, else its first coding's display, else its code. */
+export function conceptText(concept: unknown): string | undefined {
+  const text = textAt(concept, 'text');
+  if (text) return text;
+  for (const coding of listAt(concept, 'coding')) {
+    const display = textAt(coding, 'display');
+    if (display) return display;
+  }
+  return textAt(listAt(concept, 'coding')[0], 'code');
+}
+
+export function codeIn(concept: unknown, system: string): string | undefined {
+  return listAt(concept, 'coding')
+    .filter((coding) => textAt(coding, 'system') === system)
+    .map((coding) => textAt(coding, 'code'))
+    .find((code) => code !== undefined);
+}
+
+export const codesOf = (concept: unknown): string[] =>
+  listAt(concept, 'coding').flatMap((coding) => textAt(coding, 'code') ?? []);
+
+/** A date as a history entry keeps it (YYYY, YYYY-MM or YYYY-MM-DD, real and not in the future), or null. */
+export function partialDateOf(dateTime: string | undefined): string | null {
+  const match = dateTime ? /^\d{4}(?:-\d{2}(?:-\d{2})?)?/.exec(dateTime) : null;
+  return match && partialDateSchema.safeParse(match[0]).success ? match[0] : null;
+}
+
+/** YYYY-MM-DD of a full date, as written in the file (the date where it happened), or null. */
+export function dayOf(dateTime: string | undefined): string | null {
+  const day = partialDateOf(dateTime);
+  return day && day.length === 10 ? day : null;
+}
+
+export const statusIs = (resource: Json, ...statuses: string[]) =>
+  statuses.includes(textAt(resource, 'status') ?? '');
+export const enteredInError = (resource: Json) =>
+  statusIs(resource, 'entered-in-error') ||
+  ['entered-in-error', 'refuted'].some((code) =>
+    codesOf(objectAt(resource, 'verificationStatus')).includes(code),
+  );
+
+export const categoryCodes = (resource: Json) => listAt(resource, 'category').flatMap(codesOf);
+export const isLab = (resource: Json) => categoryCodes(resource).includes('laboratory');
+export const effectiveOf = (resource: Json) =>
+  textAt(resource, 'effectiveDateTime') ?? textAt(objectAt(resource, 'effectivePeriod'), 'start');
+
+export function practitionerName(index: ResourceIndex, reference: Json | undefined): string | null {
+  const display = textAt(reference, 'display');
+  if (display) return display;
+  const practitioner = index.resolve(reference);
+  const name = listAt(practitioner, 'name')[0];
+  if (!name) return null;
+  const given = (Array.isArray(name.given) ? name.given : []).filter((part) => typeof part === 'string');
+  return textAt(name, 'text') ?? ([...given, textAt(name, 'family')].filter(Boolean).join(' ') || null);
+}

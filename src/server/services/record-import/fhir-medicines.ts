@@ -1,0 +1,92 @@
+import { doseTimesFromDirections } from '../../../domain/directions';
+import { readPrescriptionLabel } from '../../../domain/prescription-label';
+import type { PrescriptionForm, PrescriptionStatus } from '../../../domain/prescriptions';
+import type { ImportedPrescription } from '../../../domain/record-import';
+import { codeIn, conceptText, dayOf, RXNORM, statusIs, type ResourceIndex } from './fhir-common';
+import { listAt, numberAt, objectAt, textAt, type Json } from './json';
+
+// A MedicationRequest or MedicationStatement as a Kincare prescription: the medicine's name, strength and
+// form from its coded name (RxNorm's 'Atenolol 25 MG Oral Tablet', read as a label is), the directions as
+// written (or, when the file gives only a timing, that timing in words) and the dose times they imply.
+
+const MEDICATION_STATUS: Record<string, PrescriptionStatus> = {
+  active: 'active',
+  intended: 'active',
+  'on-hold': 'on_hold',
+  completed: 'completed',
+  stopped: 'discontinued',
+  cancelled: 'discontinued',
+  'not-taken': 'discontinued',
+};
+
+const FORM_WORDS: readonly [RegExp, PrescriptionForm][] = [
+  [/inhal|actuat|aerosol|nebuli/i, 'inhaler'],
+  [/inject|syringe|pen injector|prefilled/i, 'injection'],
+  [/capsule/i, 'capsule'],
+  [/tablet|caplet/i, 'tablet'],
+  [/drop|ophthalmic|otic/i, 'drops'],
+  [/patch|transdermal/i, 'patch'],
+  [/cream|ointment|gel|lotion|topical/i, 'cream'],
+  [/solution|suspension|syrup|elixir|liquid/i, 'liquid'],
+];
+
+function formOf(...texts: (string | undefined)[]): PrescriptionForm {
+  const text = texts.filter(Boolean).join(' ');
+  return FORM_WORDS.find(([words]) => words.test(text))?.[1] ?? 'other';
+}
+
+const PERIOD_WORDS: Record<string, string> = { h: 'hours', d: 'days', wk: 'weeks' };
+
+/** A dosage's timing in words the directions reader knows ('2 times a day', 'every 8 hours'). */
+function timingWords(timing: Json | undefined): string | undefined {
+  const repeat = objectAt(timing, 'repeat');
+  const frequency = numberAt(repeat, 'frequency') ?? 1;
+  const period = numberAt(repeat, 'period');
+  const unit = textAt(repeat, 'periodUnit');
+  if (period === undefined || !unit) return textAt(objectAt(timing, 'code'), 'text');
+  if (unit === 'd' && period === 1) return `${frequency} times a day`;
+  if (unit === 'h' && frequency === 1) return `every ${period} hours`;
+  const words = PERIOD_WORDS[unit];
+  return words ? `${frequency} times every ${period} ${words}` : undefined;
+}
+
+export function readMedication(resource: Json, index: ResourceIndex): ImportedPrescription | null {
+  if (statusIs(resource, 'entered-in-error', 'draft')) return null;
+  const reference = objectAt(resource, 'medicationReference');
+  const medication = reference ? index.resolve(reference, resource) : undefined;
+  const concept = objectAt(resource, 'medicationCodeableConcept') ?? objectAt(medication, 'code');
+  const named = conceptText(concept) ?? textAt(reference, 'display');
+  if (!named) return null;
+  const dosage = listAt(resource, 'dosageInstruction')[0] ?? listAt(resource, 'dosage')[0];
+  const directions =
+    textAt(dosage, 'text') ??
+    textAt(dosage, 'patientInstruction') ??
+    timingWords(objectAt(dosage, 'timing')) ??
+    '';
+  const reading = directions ? doseTimesFromDirections(directions) : undefined;
+  const label = readPrescriptionLabel(named);
+  const period =
+    objectAt(resource, 'effectivePeriod') ??
+    objectAt(objectAt(resource, 'dispenseRequest'), 'validityPeriod');
+  const start =
+    dayOf(textAt(period, 'start')) ??
+    dayOf(textAt(resource, 'effectiveDateTime')) ??
+    dayOf(textAt(resource, 'authoredOn'));
+  return {
+    // The label reader splits 'Atenolol 25 MG Oral Tablet' into name and strength; when it finds no
+    // strength its name may have lost words, so the file's name is kept whole.
+    medicine_name: (label.strength && label.medicine_name) || named,
+    strength: label.strength ?? '',
+    form: label.form ?? formOf(named, conceptText(objectAt(medication, 'form'))),
+    directions: directions.slice(0, 500),
+    times: reading?.understood ? reading.times : [],
+    as_needed:
+      (reading?.understood === true && reading.asNeeded) ||
+      objectAt(dosage, 'asNeededCodeableConcept') !== undefined ||
+      dosage?.asNeededBoolean === true,
+    start_date: start,
+    end_date: dayOf(textAt(period, 'end')),
+    status: MEDICATION_STATUS[textAt(resource, 'status') ?? ''] ?? 'active',
+    rxnorm: codeIn(concept, RXNORM) ?? null,
+  };
+}
