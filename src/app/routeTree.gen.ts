@@ -49,6 +49,7 @@ import { Route as AppCaregiverCaregiverPrescriptionsRouteImport } from './routes
 import { Route as AppCaregiverCaregiverProfileRouteImport } from './routes/_app/_caregiver/caregiver/profile'
 import { Route as AppCaregiverCaregiverVitalsRouteImport } from './routes/_app/_caregiver/caregiver/vitals'
 import { Route as AppPatientFitbitCallbackRouteImport } from './routes/_app/_patient/fitbit.callback'
+import { Route as AppPatientMedicalHistoryImportRouteImport } from './routes/_app/_patient/medical-history_.import'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -261,6 +262,12 @@ const AppPatientFitbitCallbackRoute =
     path: '/fitbit/callback',
     getParentRoute: () => AppPatientRoute,
   } as any)
+const AppPatientMedicalHistoryImportRoute =
+  AppPatientMedicalHistoryImportRouteImport.update({
+    id: '/medical-history_/import',
+    path: '/medical-history/import',
+    getParentRoute: () => AppPatientRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -300,6 +307,7 @@ export interface FileRoutesByFullPath {
   '/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
   '/caregiver/vitals': typeof AppCaregiverCaregiverVitalsRoute
   '/fitbit/callback': typeof AppPatientFitbitCallbackRoute
+  '/medical-history/import': typeof AppPatientMedicalHistoryImportRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -339,6 +347,7 @@ export interface FileRoutesByTo {
   '/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
   '/caregiver/vitals': typeof AppCaregiverCaregiverVitalsRoute
   '/fitbit/callback': typeof AppPatientFitbitCallbackRoute
+  '/medical-history/import': typeof AppPatientMedicalHistoryImportRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -382,6 +391,7 @@ export interface FileRoutesById {
   '/_app/_caregiver/caregiver/profile': typeof AppCaregiverCaregiverProfileRoute
   '/_app/_caregiver/caregiver/vitals': typeof AppCaregiverCaregiverVitalsRoute
   '/_app/_patient/fitbit/callback': typeof AppPatientFitbitCallbackRoute
+  '/_app/_patient/medical-history_/import': typeof AppPatientMedicalHistoryImportRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -423,6 +433,7 @@ export interface FileRouteTypes {
     | '/caregiver/profile'
     | '/caregiver/vitals'
     | '/fitbit/callback'
+    | '/medical-history/import'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -462,6 +473,7 @@ export interface FileRouteTypes {
     | '/caregiver/profile'
     | '/caregiver/vitals'
     | '/fitbit/callback'
+    | '/medical-history/import'
   id:
     | '__root__'
     | '/'
@@ -504,6 +516,7 @@ export interface FileRouteTypes {
     | '/_app/_caregiver/caregiver/profile'
     | '/_app/_caregiver/caregiver/vitals'
     | '/_app/_patient/fitbit/callback'
+    | '/_app/_patient/medical-history_/import'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -804,6 +817,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppPatientFitbitCallbackRouteImport
       parentRoute: typeof AppPatientRoute
     }
+    '/_app/_patient/medical-history_/import': {
+      id: '/_app/_patient/medical-history_/import'
+      path: '/medical-history/import'
+      fullPath: '/medical-history/import'
+      preLoaderRoute: typeof AppPatientMedicalHistoryImportRouteImport
+      parentRoute: typeof AppPatientRoute
+    }
   }
 }
 
@@ -857,6 +877,7 @@ interface AppPatientRouteChildren {
   AppPatientSubscriptionRoute: typeof AppPatientSubscriptionRoute
   AppPatientVitalsRoute: typeof AppPatientVitalsRoute
   AppPatientFitbitCallbackRoute: typeof AppPatientFitbitCallbackRoute
+  AppPatientMedicalHistoryImportRoute: typeof AppPatientMedicalHistoryImportRoute
 }
 
 const AppPatientRouteChildren: AppPatientRouteChildren = {
@@ -873,6 +894,7 @@ const AppPatientRouteChildren: AppPatientRouteChildren = {
   AppPatientSubscriptionRoute: AppPatientSubscriptionRoute,
   AppPatientVitalsRoute: AppPatientVitalsRoute,
   AppPatientFitbitCallbackRoute: AppPatientFitbitCallbackRoute,
+  AppPatientMedicalHistoryImportRoute: AppPatientMedicalHistoryImportRoute,
 }
 
 const AppPatientRouteWithChildren = AppPatientRoute._addFileChildren(

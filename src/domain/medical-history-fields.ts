@@ -11,6 +11,19 @@ export const SMOKING_VALUES = ['never', 'former', 'current', 'unknown'] as const
 export const ALCOHOL_VALUES = ['none', 'occasional', 'regular', 'unknown'] as const;
 export const EXERCISE_VALUES = ['none', 'light', 'moderate', 'active', 'unknown'] as const;
 
+/** The words for each choice, as the screens show them. */
+export const CONDITION_STATUS_LABELS: Record<(typeof CONDITION_STATUSES)[number], string> = {
+  active: 'Active',
+  managed: 'Managed',
+  resolved: 'Resolved',
+};
+export const ALLERGY_SEVERITY_LABELS: Record<(typeof ALLERGY_SEVERITIES)[number], string> = {
+  mild: 'Mild',
+  moderate: 'Moderate',
+  severe: 'Severe',
+  life_threatening: 'Life-threatening',
+};
+
 /** At most this many live entries in each list. */
 export const MAX_HISTORY_ENTRIES = 100;
 export const MAX_TEXT = 200;

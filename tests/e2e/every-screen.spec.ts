@@ -120,6 +120,7 @@ test('a patient: every screen of the menu fits a 360 px phone', async ({ page, r
     ['/prescriptions', 'Prescriptions'],
     ['/lab-report', 'Lab Report History'],
     ['/medical-history', 'Medical History'],
+    ['/medical-history/import', 'Import records'],
     ['/vitals', 'Vitals'],
     ['/subscription', 'Subscription Plans'],
     ['/profile', 'Profile'],

@@ -182,6 +182,14 @@ test.describe('on a phone, each state at both sizes', () => {
       }
       await expect(page).toHaveURL(/\/dashboard$/);
     }
+    // No results yet: they may be in a file from the patient's portal.
+    await card(page, 'results')
+      .getByRole('link', { name: 'Import records from your patient portal' })
+      .click();
+    await expect(page).toHaveURL(/\/medical-history\/import$/);
+    await expect(page.getByRole('heading', { name: 'Import records', level: 1 })).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard$/);
   });
 
   test('a patient’s Home with appointments and unsent changes: the next three, soonest first, and the sync state', async ({

@@ -18,6 +18,7 @@ const PATIENT_SCREENS = [
   '/care-giver',
   '/permission-request',
   '/medical-history',
+  '/medical-history/import',
   '/vitals',
   '/subscription',
   '/profile',

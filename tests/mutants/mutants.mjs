@@ -36,7 +36,7 @@ export const MUTANTS = [
     detail: 'every fifth queued edit it comes to leaves the outbox without being sent',
     patches: [
       {
-        file: 'src/local/sync-push.ts',
+        file: 'src/local/sync-push-batch.ts',
         search: `  for (const entry of pending) {
     const record = shadowKey(entry.resource, entry.entityId);`,
         replace: `  for (const entry of pending) {

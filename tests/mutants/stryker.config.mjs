@@ -16,7 +16,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vite.config.ts', related: false, pool: 'forks' },
   testFiles: ['tests/sync/engine.test.ts'],
-  mutate: ['src/local/sync-push.ts', 'src/local/sync-pull.ts'],
+  mutate: ['src/local/sync-push.ts', 'src/local/sync-push-batch.ts', 'src/local/sync-pull.ts'],
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
   concurrency: 2,

@@ -34,6 +34,11 @@ export function LatestResults({
         <Link to={path} className={`${linkClass} mt-auto`}>
           Go to Lab Reports
         </Link>
+        {caregiver ? null : (
+          <Link to="/medical-history/import" className={linkClass}>
+            Import records from your patient portal
+          </Link>
+        )}
       </>
     );
   return (

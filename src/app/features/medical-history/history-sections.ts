@@ -3,8 +3,10 @@ import { partialDateOfText } from '../../../domain/partial-date';
 import {
   ALCOHOL_VALUES,
   ALLERGY_SEVERITIES,
+  ALLERGY_SEVERITY_LABELS,
   allergySchema,
   CONDITION_STATUSES,
+  CONDITION_STATUS_LABELS,
   conditionSchema,
   EXERCISE_VALUES,
   familyHistorySchema,
@@ -22,17 +24,6 @@ import {
 // the domain's schemas, so the form says what the server would.
 
 // The words for each choice, as the screen shows them.
-export const CONDITION_STATUS_LABELS: Record<(typeof CONDITION_STATUSES)[number], string> = {
-  active: 'Active',
-  managed: 'Managed',
-  resolved: 'Resolved',
-};
-export const ALLERGY_SEVERITY_LABELS: Record<(typeof ALLERGY_SEVERITIES)[number], string> = {
-  mild: 'Mild',
-  moderate: 'Moderate',
-  severe: 'Severe',
-  life_threatening: 'Life-threatening',
-};
 export const SMOKING_LABELS: Record<(typeof SMOKING_VALUES)[number], string> = {
   never: 'Never smoked',
   former: 'Former smoker',

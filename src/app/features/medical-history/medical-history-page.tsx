@@ -35,6 +35,8 @@ type Props = {
   editable: boolean;
   /** What the route shows under the history (the check-in history: a feature does not import another). */
   after?: ReactNode;
+  /** What the route offers under the title (the patient's link to import records from a file). */
+  actions?: ReactNode;
 };
 
 type Entry = { id: string } & Record<string, unknown>;
@@ -54,7 +56,7 @@ export function usePatientHistory(patientId: string | null): FullMedicalHistory 
   }, [patientId]);
 }
 
-export function MedicalHistoryPage({ patientId, editable, after }: Props) {
+export function MedicalHistoryPage({ patientId, editable, after, actions }: Props) {
   const history = usePatientHistory(patientId);
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<Removing>(null);
@@ -114,6 +116,7 @@ export function MedicalHistoryPage({ patientId, editable, after }: Props) {
   return (
     <>
       {title}
+      {actions ? <div className="mb-4">{actions}</div> : null}
       <SectionLinks />
       {history === undefined ? null : (
         <div className="grid gap-6">
