@@ -37,6 +37,9 @@ export const IMPORT_MESSAGES = {
     'This C-CDA document could not be read: a part of it is not as the standard describes. Nothing was imported.',
   fhirNotR4: 'This FHIR file is not a Bundle or a resource of FHIR R4.',
   patientInvalid: 'Choose a valid patient.',
+  tooMuchToRead:
+    'This file holds more than Kincare can read at once. Export a shorter period, or one kind of record at a time.',
+  busy: 'Kincare is reading other files right now. Please try again in a minute.',
 } as const;
 
 const nullableText = z.string().nullable();

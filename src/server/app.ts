@@ -37,6 +37,7 @@ import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
 import { createOcrService, type OcrService } from './ocr/ocr-service';
 import { createHeicConverter, type HeicConverter } from './services/heic';
+import { createRecordReader, type RecordReader } from './services/record-import/reader';
 import { resourceOf, SYNCED_RESOURCES } from '../domain/resources/list';
 import { SERVER_RESOURCES } from './resources';
 import { mutationRoutes } from './routes/mutation-routes';
@@ -48,6 +49,7 @@ declare module 'fastify' {
     /** The one OCR service (label photos now, lab reports later): workers start on first use. */
     ocr: OcrService;
     heic: HeicConverter;
+    recordReader: RecordReader;
   }
 }
 
@@ -82,9 +84,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('ocr', createOcrService(config.ocr));
   app.decorate('heic', createHeicConverter(config.imageConversion));
+  app.decorate('recordReader', createRecordReader({ memoryMb: config.imageConversion.memoryMb }));
   // Their sandbox processes are stopped with the server, whatever they were reading.
   app.addHook('onClose', async () => {
-    await Promise.all([app.ocr.close(), app.heic.close()]);
+    await Promise.all([app.ocr.close(), app.heic.close(), app.recordReader.close()]);
   });
 
   // helmet's headers are the same for every answer; @fastify/helmet works them out again (building

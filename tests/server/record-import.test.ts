@@ -170,6 +170,13 @@ describe('the HL7 example documents', () => {
     expect(found.skipped).toContainEqual({ what: 'Planned care (the plan of treatment)', count: 4 });
   });
 
+  it("reads the file in a sandbox process, not in the server's own", async () => {
+    await previewOf(patient, sample('referral-note.xml'));
+    const readers = ctx.app.recordReader.processIds();
+    expect(readers).toHaveLength(1);
+    expect(readers).not.toContain(process.pid);
+  });
+
   it('writes nothing', async () => {
     const before = await ctx.database.db.select({ rows: count() }).from(records);
     await previewOf(patient, sample('ccd-1.xml'));

@@ -25,7 +25,8 @@ import { byUser, limitBy } from './auth-rate-limit';
 // person picks what to add on the device, which adds it as ordinary changes. A caregiver names the
 // patient (`?patient=`) and must be linked to them; the answer's `may_add` says which kinds their
 // permissions let them add (medical history entries: the patient alone). Files are read one at a time per
-// person (a rate limit), and the converter loads on the first import, not at the server's start.
+// person (a rate limit) and read in a sandbox process (services/record-import/reader.ts), which starts on
+// the first import.
 
 /** The permission that lets a caregiver add each kind; null: the patient alone adds it. */
 const ADD_PERMISSION: Record<ImportKind, Permission | null> = {
@@ -92,6 +93,7 @@ export const recordImportRoutes: FastifyPluginAsyncZod = async (app) => {
           413: errorBodySchema,
           415: errorBodySchema,
           429: errorBodySchema,
+          503: errorBodySchema,
         },
       },
     },
@@ -114,8 +116,8 @@ export const recordImportRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (part.file.truncated) throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
       if (bytes.length === 0) throw new HttpError(400, IMPORT_MESSAGES.fileMissing);
-      const { readRecordFile } = await import('../services/record-import/read-file');
-      const found = readRecordFile(bytes);
+      // Read in a sandbox process (services/record-import/reader.ts), not in this one.
+      const found = await app.recordReader.read(new Uint8Array(bytes), request.auth.userId);
       const name = await patientName(app.db, patientId);
       const preview: ImportPreview = {
         ...found,

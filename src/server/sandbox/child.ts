@@ -14,6 +14,10 @@ const tasks: Record<SandboxTaskName, () => Promise<TaskModule>> = {
     return { run: module.readDocument, warmUp: module.warmUp };
   },
   'heic-to-jpeg': async () => ({ run: (await import('./heic-to-jpeg')).heicToJpeg }),
+  'read-record-file': async () => {
+    const module = await import('./read-record-file');
+    return { run: module.readRecordFileTask, warmUp: module.warmUp };
+  },
 };
 
 /** Loads the named tasks' modules and starts their engines, before the process's first job. */

@@ -2,6 +2,8 @@
 // import this file, so a task's input and answer are one type on each side.
 
 import type { OcrPageLayout } from '../../domain/ocr-layout';
+import type { PreviewFound } from '../services/record-import/fhir-to-kincare';
+import type { RecordFileRefusalStatus } from '../services/record-import/refusal';
 
 /** Caps a PDF is read under; every one is checked in the sandbox while the file is read. */
 export type PdfCaps = {
@@ -41,9 +43,15 @@ export type ReadDocumentAnswer = {
 export type HeicToJpegInput = { bytes: Uint8Array; quality: number };
 export type HeicToJpegAnswer = { jpeg: Uint8Array };
 
+export type ReadRecordFileInput = { bytes: Uint8Array };
+/** What the file holds, or why it was refused (a sentence for the person: the file's fault, not the sandbox's). */
+export type ReadRecordFileAnswer =
+  { found: PreviewFound } | { refused: { status: RecordFileRefusalStatus; message: string } };
+
 export type SandboxTasks = {
   'read-document': { input: ReadDocumentInput; answer: ReadDocumentAnswer };
   'heic-to-jpeg': { input: HeicToJpegInput; answer: HeicToJpegAnswer };
+  'read-record-file': { input: ReadRecordFileInput; answer: ReadRecordFileAnswer };
 };
 export type SandboxTaskName = keyof SandboxTasks;
 

@@ -1,8 +1,7 @@
-import './websocket-global';
-import { convertCcdaToFhir, convertXmlToCcda } from '@medplum/ccda';
+import { installWebSocketConstants } from './websocket-global';
 import { IMPORT_MESSAGES } from '../../../domain/record-import';
-import { HttpError } from '../../plugins/errors';
 import { isObject, listAt, objectAt, textAt, type Json } from './json';
+import { RecordFileRefusal } from './refusal';
 
 // A C-CDA document (R2.1 or R1.1) to a FHIR document Bundle, by Medplum's converter (@medplum/ccda),
 // kept to one place so that the rest of the import reads FHIR only.
@@ -43,8 +42,15 @@ function unwrapMedicationSections(ccda: Json): void {
 /** Which parts of the header the document itself gives. */
 export type CcdaHeader = { title: boolean; date: boolean; author: boolean };
 
-/** The document as a FHIR Bundle (JSON); an HttpError when the converter cannot read it. */
-export function convertCcda(xml: string): { bundle: Json; header: CcdaHeader } {
+/** The converter, loaded on first use, after the constants it reads as it loads (websocket-global.ts). */
+async function converter() {
+  installWebSocketConstants();
+  return import('@medplum/ccda');
+}
+
+/** The document as a FHIR Bundle (JSON); a RecordFileRefusal when the converter cannot read it. */
+export async function convertCcda(xml: string): Promise<{ bundle: Json; header: CcdaHeader }> {
+  const { convertCcdaToFhir, convertXmlToCcda } = await converter();
   try {
     const ccda = convertXmlToCcda(xml);
     if (!isObject(ccda)) throw new Error('not a ClinicalDocument');
@@ -59,8 +65,8 @@ export function convertCcda(xml: string): { bundle: Json; header: CcdaHeader } {
       author: ccda.author !== undefined && ccda.author.length > 0,
     };
     return { bundle, header };
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, IMPORT_MESSAGES.unreadableDocument);
+  } catch {
+    // The converter's own words are about its code, not the person's file.
+    throw new RecordFileRefusal(400, IMPORT_MESSAGES.unreadableDocument);
   }
 }

@@ -1,10 +1,10 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { IMPORT_MAX_ENTRIES, IMPORT_MESSAGES } from '../../../domain/record-import';
-import { HttpError } from '../../plugins/errors';
 import { convertCcda } from './c-cda';
 import { ResourceIndex } from './fhir-common';
 import { previewFromFhir, type PreviewFound } from './fhir-to-kincare';
 import { isObject, listAt, textAt, type Json } from './json';
+import { RecordFileRefusal } from './refusal';
 
 // A record file as a person's portal gives it, read into what Kincare keeps (fhir-to-kincare.ts). What is
 // refused, with a sentence, before any parser sees it: bytes that are not UTF-8 text, XML that declares a
@@ -18,17 +18,17 @@ function textOf(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new HttpError(400, M.notUtf8);
+    throw new RecordFileRefusal(400, M.notUtf8);
   }
 }
 
-function readCcda(xml: string): PreviewFound {
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new HttpError(400, M.entitiesRefused);
-  if (!/<(?:[\w.-]+:)?ClinicalDocument[\s>]/.test(xml)) throw new HttpError(400, M.notRecognised);
+async function readCcda(xml: string): Promise<PreviewFound> {
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new RecordFileRefusal(400, M.entitiesRefused);
+  if (!/<(?:[\w.-]+:)?ClinicalDocument[\s>]/.test(xml)) throw new RecordFileRefusal(400, M.notRecognised);
   if ((xml.match(/<(?:[\w.-]+:)?entry[\s/>]/g)?.length ?? 0) > IMPORT_MAX_ENTRIES)
-    throw new HttpError(413, M.tooManyEntries);
-  if (XMLValidator.validate(xml) !== true) throw new HttpError(400, M.brokenXml);
-  const { bundle, header } = convertCcda(xml);
+    throw new RecordFileRefusal(413, M.tooManyEntries);
+  if (XMLValidator.validate(xml) !== true) throw new RecordFileRefusal(400, M.brokenXml);
+  const { bundle, header } = await convertCcda(xml);
   const resources = listAt(bundle, 'entry').flatMap((entry) => {
     const resource = entry.resource;
     return isObject(resource) ? [resource] : [];
@@ -55,7 +55,7 @@ function resourcesOf(root: Json): { resources: Json[]; fullUrls: (string | undef
     if (textAt(resource, 'resourceType') !== 'Bundle') {
       resources.push(resource);
       fullUrls.push(fullUrl);
-      if (resources.length > IMPORT_MAX_ENTRIES) throw new HttpError(413, M.tooManyEntries);
+      if (resources.length > IMPORT_MAX_ENTRIES) throw new RecordFileRefusal(413, M.tooManyEntries);
       return;
     }
     if (depth > 2) return;
@@ -74,22 +74,22 @@ function readFhir(json: string): PreviewFound {
   try {
     root = JSON.parse(json);
   } catch {
-    throw new HttpError(400, M.brokenJson);
+    throw new RecordFileRefusal(400, M.brokenJson);
   }
   if (!isObject(root) || typeof root.resourceType !== 'string' || !/^[A-Z][A-Za-z]+$/.test(root.resourceType))
-    throw new HttpError(400, M.notRecognised);
+    throw new RecordFileRefusal(400, M.notRecognised);
   // FHIR R4 says which version in fhirVersion of a CapabilityStatement only; a file of another version
   // shows itself by its shapes. What matters here: DSTU2's MedicationOrder is not R4.
-  if (root.resourceType === 'MedicationOrder') throw new HttpError(400, M.fhirNotR4);
+  if (root.resourceType === 'MedicationOrder') throw new RecordFileRefusal(400, M.fhirNotR4);
   const { resources, fullUrls } = resourcesOf(root);
   return previewFromFhir('fhir', resources, new ResourceIndex(resources, fullUrls), root);
 }
 
-/** What a record file holds, in Kincare's shapes; an HttpError with a plain sentence when it cannot be read. */
-export function readRecordFile(bytes: Uint8Array): PreviewFound {
+/** What a record file holds, in Kincare's shapes; a RecordFileRefusal with a plain sentence when it cannot be read. */
+export async function readRecordFile(bytes: Uint8Array): Promise<PreviewFound> {
   const text = textOf(bytes).replace(/^\uFEFF/, '');
   const start = text.trimStart().charAt(0);
   if (start === '<') return readCcda(text);
   if (start === '{') return readFhir(text);
-  throw new HttpError(400, M.notRecognised);
+  throw new RecordFileRefusal(400, M.notRecognised);
 }
