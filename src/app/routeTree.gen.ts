@@ -40,6 +40,7 @@ import { Route as InviteRegisterTokenRouteImport } from './routes/invite.registe
 import { Route as AppCaregiverCaregiverAppointmentsRouteImport } from './routes/_app/_caregiver/caregiver/appointments'
 import { Route as AppCaregiverCaregiverDashboardRouteImport } from './routes/_app/_caregiver/caregiver/dashboard'
 import { Route as AppCaregiverCaregiverDoctorsRouteImport } from './routes/_app/_caregiver/caregiver/doctors'
+import { Route as AppCaregiverCaregiverImportRouteImport } from './routes/_app/_caregiver/caregiver/import'
 import { Route as AppCaregiverCaregiverLabReportRouteImport } from './routes/_app/_caregiver/caregiver/lab-report'
 import { Route as AppCaregiverCaregiverMedicalHistoryRouteImport } from './routes/_app/_caregiver/caregiver/medical-history'
 import { Route as AppCaregiverCaregiverPatientsRouteImport } from './routes/_app/_caregiver/caregiver/patients'
@@ -208,6 +209,12 @@ const AppCaregiverCaregiverDoctorsRoute =
     path: '/caregiver/doctors',
     getParentRoute: () => AppCaregiverRoute,
   } as any)
+const AppCaregiverCaregiverImportRoute =
+  AppCaregiverCaregiverImportRouteImport.update({
+    id: '/caregiver/import',
+    path: '/caregiver/import',
+    getParentRoute: () => AppCaregiverRoute,
+  } as any)
 const AppCaregiverCaregiverLabReportRoute =
   AppCaregiverCaregiverLabReportRouteImport.update({
     id: '/caregiver/lab-report',
@@ -298,6 +305,7 @@ export interface FileRoutesByFullPath {
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
   '/caregiver/doctors': typeof AppCaregiverCaregiverDoctorsRoute
+  '/caregiver/import': typeof AppCaregiverCaregiverImportRoute
   '/caregiver/lab-report': typeof AppCaregiverCaregiverLabReportRoute
   '/caregiver/medical-history': typeof AppCaregiverCaregiverMedicalHistoryRoute
   '/caregiver/patients': typeof AppCaregiverCaregiverPatientsRoute
@@ -338,6 +346,7 @@ export interface FileRoutesByTo {
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
   '/caregiver/doctors': typeof AppCaregiverCaregiverDoctorsRoute
+  '/caregiver/import': typeof AppCaregiverCaregiverImportRoute
   '/caregiver/lab-report': typeof AppCaregiverCaregiverLabReportRoute
   '/caregiver/medical-history': typeof AppCaregiverCaregiverMedicalHistoryRoute
   '/caregiver/patients': typeof AppCaregiverCaregiverPatientsRoute
@@ -382,6 +391,7 @@ export interface FileRoutesById {
   '/_app/_caregiver/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
   '/_app/_caregiver/caregiver/dashboard': typeof AppCaregiverCaregiverDashboardRoute
   '/_app/_caregiver/caregiver/doctors': typeof AppCaregiverCaregiverDoctorsRoute
+  '/_app/_caregiver/caregiver/import': typeof AppCaregiverCaregiverImportRoute
   '/_app/_caregiver/caregiver/lab-report': typeof AppCaregiverCaregiverLabReportRoute
   '/_app/_caregiver/caregiver/medical-history': typeof AppCaregiverCaregiverMedicalHistoryRoute
   '/_app/_caregiver/caregiver/patients': typeof AppCaregiverCaregiverPatientsRoute
@@ -424,6 +434,7 @@ export interface FileRouteTypes {
     | '/caregiver/appointments'
     | '/caregiver/dashboard'
     | '/caregiver/doctors'
+    | '/caregiver/import'
     | '/caregiver/lab-report'
     | '/caregiver/medical-history'
     | '/caregiver/patients'
@@ -464,6 +475,7 @@ export interface FileRouteTypes {
     | '/caregiver/appointments'
     | '/caregiver/dashboard'
     | '/caregiver/doctors'
+    | '/caregiver/import'
     | '/caregiver/lab-report'
     | '/caregiver/medical-history'
     | '/caregiver/patients'
@@ -507,6 +519,7 @@ export interface FileRouteTypes {
     | '/_app/_caregiver/caregiver/appointments'
     | '/_app/_caregiver/caregiver/dashboard'
     | '/_app/_caregiver/caregiver/doctors'
+    | '/_app/_caregiver/caregiver/import'
     | '/_app/_caregiver/caregiver/lab-report'
     | '/_app/_caregiver/caregiver/medical-history'
     | '/_app/_caregiver/caregiver/patients'
@@ -754,6 +767,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppCaregiverCaregiverDoctorsRouteImport
       parentRoute: typeof AppCaregiverRoute
     }
+    '/_app/_caregiver/caregiver/import': {
+      id: '/_app/_caregiver/caregiver/import'
+      path: '/caregiver/import'
+      fullPath: '/caregiver/import'
+      preLoaderRoute: typeof AppCaregiverCaregiverImportRouteImport
+      parentRoute: typeof AppCaregiverRoute
+    }
     '/_app/_caregiver/caregiver/lab-report': {
       id: '/_app/_caregiver/caregiver/lab-report'
       path: '/caregiver/lab-report'
@@ -831,6 +851,7 @@ interface AppCaregiverRouteChildren {
   AppCaregiverCaregiverAppointmentsRoute: typeof AppCaregiverCaregiverAppointmentsRoute
   AppCaregiverCaregiverDashboardRoute: typeof AppCaregiverCaregiverDashboardRoute
   AppCaregiverCaregiverDoctorsRoute: typeof AppCaregiverCaregiverDoctorsRoute
+  AppCaregiverCaregiverImportRoute: typeof AppCaregiverCaregiverImportRoute
   AppCaregiverCaregiverLabReportRoute: typeof AppCaregiverCaregiverLabReportRoute
   AppCaregiverCaregiverMedicalHistoryRoute: typeof AppCaregiverCaregiverMedicalHistoryRoute
   AppCaregiverCaregiverPatientsRoute: typeof AppCaregiverCaregiverPatientsRoute
@@ -846,6 +867,7 @@ const AppCaregiverRouteChildren: AppCaregiverRouteChildren = {
     AppCaregiverCaregiverAppointmentsRoute,
   AppCaregiverCaregiverDashboardRoute: AppCaregiverCaregiverDashboardRoute,
   AppCaregiverCaregiverDoctorsRoute: AppCaregiverCaregiverDoctorsRoute,
+  AppCaregiverCaregiverImportRoute: AppCaregiverCaregiverImportRoute,
   AppCaregiverCaregiverLabReportRoute: AppCaregiverCaregiverLabReportRoute,
   AppCaregiverCaregiverMedicalHistoryRoute:
     AppCaregiverCaregiverMedicalHistoryRoute,

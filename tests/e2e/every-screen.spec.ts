@@ -141,6 +141,7 @@ test('a caregiver: every screen of the menu fits a 360 px phone', async ({ page,
     ['/caregiver/appointments', 'Appointments'],
     // The sections not built yet are one page for both roles, checked above on the patient's side.
     ['/caregiver/doctors', 'Doctors'],
+    ['/caregiver/import', 'Import records'],
     ['/caregiver/profile', 'Profile'],
   ] as const)
     await checkScreen(page, path, heading);

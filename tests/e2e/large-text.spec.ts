@@ -88,6 +88,7 @@ test.describe('a caregiver', () => {
       '/caregiver/pharmacies',
       '/caregiver/medical-history',
       '/caregiver/vitals',
+      '/caregiver/import',
       '/caregiver/profile',
     ]) {
       await page.goto(path);

@@ -158,3 +158,42 @@ test.describe('on a phone', () => {
     await checkScreen(page);
   });
 });
+
+test.describe('a caregiver', () => {
+  test.use({
+    viewport: PHONE,
+    patientName: 'Eve Betterhalf',
+    caregiverName: 'Cara Importer',
+    caregiverPermissions: ['ReadMedicalHistory', 'ReadPrescription', 'AddPrescription'],
+  });
+
+  test('adds the medicines their permission covers, and sees the history as the patient’s alone', async ({
+    caregiverPage: page,
+    patient: { token },
+    request,
+  }) => {
+    await (await menuEntry(page, 'Medical History')).click();
+    await page.getByRole('link', { name: 'Import records from a file' }).click();
+    await expect(page).toHaveURL(/\/caregiver\/import$/);
+    await readFile(page, 'ccd-1.xml');
+    const allergies = page.getByRole('group', { name: /Allergies/ });
+    await expect(
+      allergies.getByText('Only the patient, or a caregiver with the permission to add these, can add them.'),
+    ).toBeVisible();
+    await expect(allergies.getByRole('checkbox', { name: /Penicillin/ })).toBeDisabled();
+    await expect(
+      page.getByRole('group', { name: /Medicines/ }).getByRole('checkbox', { name: /Atenolol/ }),
+    ).toBeChecked();
+    await checkScreen(page);
+    await page.getByRole('button', { name: 'Add 2 records' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Added 2 records/ })).toBeVisible();
+    await syncNow(page);
+    const medicines = async () => {
+      const response = await request.get('/api/prescriptions?mode=all', { headers: bearer(token) });
+      const { data } = (await response.json()) as { data: { medicine_name: string }[] };
+      return data.map((prescription) => prescription.medicine_name).sort();
+    };
+    await expect.poll(medicines).toEqual(['Albuterol', 'Atenolol']);
+    expect(await serverAllergies(request, token)).toEqual([]);
+  });
+});

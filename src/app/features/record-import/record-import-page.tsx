@@ -196,6 +196,12 @@ export function RecordImportPage({ patientId, patientName, caregiverId }: Props)
               </CheckboxField>
             </Card>
           ) : null}
+          {IMPORT_KINDS.every((kind) => !step.preview.may_add[kind]) ? (
+            <p role="status" className="font-semibold text-text">
+              Your permissions do not let you add any of these records for {patientName}. You can ask for more
+              under Permission Requests.
+            </p>
+          ) : null}
           <ImportReview
             preview={step.preview}
             known={known}
@@ -239,10 +245,10 @@ export function RecordImportPage({ patientId, patientName, caregiverId }: Props)
           </p>
           <div className="flex flex-wrap gap-3">
             <Link
-              to={caregiverId ? '/caregiver/medical-history' : '/medical-history'}
+              to={caregiverId ? '/caregiver/dashboard' : '/medical-history'}
               className="inline-flex min-h-11 items-center font-semibold text-primary-strong underline"
             >
-              Medical History
+              {caregiverId ? 'Home' : 'Medical History'}
             </Link>
             <Button variant="secondary" onClick={() => setStep({ at: 'choose', error: null })}>
               Import another file

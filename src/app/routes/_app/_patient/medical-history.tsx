@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { lazyPart } from '../../../ui/lazy-part';
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { FileDown } from 'lucide-react';
+import { createFileRoute } from '@tanstack/react-router';
+import { ImportRecordsLink } from '../../../features/record-import/import-link';
 import { MedicalHistoryPage } from '../../../features/medical-history/medical-history-page';
 import { useProfile } from '../../../shell/use-session';
 
@@ -23,13 +23,7 @@ export const Route = createFileRoute('/_app/_patient/medical-history')({
         editable
         actions={
           // A portal's record file adds to the history, and to the medicines, results and vitals.
-          <Link
-            to="/medical-history/import"
-            className="inline-flex min-h-11 items-center gap-2 rounded-control border border-border-strong bg-surface px-4 py-2 font-semibold text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
-          >
-            <FileDown aria-hidden="true" className="h-5 w-5" />
-            Import records from a file
-          </Link>
+          <ImportRecordsLink to="/medical-history/import" />
         }
         after={
           patientId ? (

@@ -1,6 +1,8 @@
 import { Suspense } from 'react';
 import { lazyPart } from '../../../../ui/lazy-part';
 import { createFileRoute } from '@tanstack/react-router';
+import { ImportRecordsLink } from '../../../../features/record-import/import-link';
+import { useCaregiverPermissions } from '../../../../shell/use-caregiver-permissions';
 import { MedicalHistoryPage } from '../../../../features/medical-history/medical-history-page';
 import { useSelectedPatientId } from '../../../../shell/use-selected-patient';
 
@@ -17,10 +19,16 @@ const CheckInHistorySection = lazyPart(
 export const Route = createFileRoute('/_app/_caregiver/caregiver/medical-history')({
   component: function CaregiverMedicalHistory() {
     const patientId = useSelectedPatientId();
+    const held = useCaregiverPermissions();
+    // A portal's file may hold medicines, results and vitals, which these permissions let them add.
+    const mayImport = (['AddPrescription', 'AddLabReport', 'AddVitals'] as const).some((add) =>
+      held.includes(add),
+    );
     return (
       <MedicalHistoryPage
         patientId={patientId}
         editable={false}
+        actions={mayImport && patientId ? <ImportRecordsLink to="/caregiver/import" /> : null}
         after={
           patientId ? (
             <Suspense fallback={null}>
