@@ -177,6 +177,17 @@ describe('the HL7 example documents', () => {
     expect(readers).not.toContain(process.pid);
   });
 
+  it('reads a document of R1.1’s shape (templates without their R2 versions) as it reads R2.1', async () => {
+    const r2 = await previewOf(patient, sample('ccd-1.xml'));
+    const r11 = sample('ccd-1.xml')
+      .toString('utf8')
+      .replace(/(<templateId root="[0-9.]+") extension="[^"]*"/g, '$1');
+    const found = await previewOf(patient, Buffer.from(r11));
+    const { source: _r2, ...r2Records } = r2;
+    const { source: _r11, ...r11Records } = found;
+    expect(r11Records).toEqual(r2Records);
+  });
+
   it('writes nothing', async () => {
     const before = await ctx.database.db.select({ rows: count() }).from(records);
     await previewOf(patient, sample('ccd-1.xml'));
