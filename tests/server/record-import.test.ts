@@ -188,6 +188,29 @@ describe('the HL7 example documents', () => {
     expect(r11Records).toEqual(r2Records);
   });
 
+  it('reads the rest of a document when one section breaks the converter, and says a section was left', async () => {
+    // The allergies section's templates taken away: its entries make the converter fail.
+    const xml = sample('ccd-1.xml').toString('utf8');
+    const title = xml.indexOf('<title>ALLERGIES');
+    const start = xml.lastIndexOf('<section>', title);
+    const broken =
+      xml.slice(0, start) + xml.slice(start, title).replace(/<templateId [^>]*\/>/g, '') + xml.slice(title);
+    const found = await previewOf(patient, Buffer.from(broken));
+    expect(found.allergies).toEqual([]);
+    expect(found.prescriptions.map((prescription) => prescription.medicine_name)).toEqual([
+      'Albuterol',
+      'Atenolol',
+    ]);
+    expect(found.lab_reports).toHaveLength(1);
+    expect(found.source.title).toBe('Patient Chart Summary');
+    expect(found.skipped).toEqual(
+      expect.arrayContaining([
+        { what: 'Sections of the document Kincare could not read', count: 1 },
+        { what: 'Planned care (the plan of treatment)', count: 1 },
+      ]),
+    );
+  });
+
   it('writes nothing', async () => {
     const before = await ctx.database.db.select({ rows: count() }).from(records);
     await previewOf(patient, sample('ccd-1.xml'));

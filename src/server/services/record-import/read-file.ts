@@ -28,7 +28,7 @@ async function readCcda(xml: string): Promise<PreviewFound> {
   if ((xml.match(/<(?:[\w.-]+:)?entry[\s/>]/g)?.length ?? 0) > IMPORT_MAX_ENTRIES)
     throw new RecordFileRefusal(413, M.tooManyEntries);
   if (XMLValidator.validate(xml) !== true) throw new RecordFileRefusal(400, M.brokenXml);
-  const { bundle, header } = await convertCcda(xml);
+  const { bundle, header, unreadableSections } = await convertCcda(xml);
   const resources = listAt(bundle, 'entry').flatMap((entry) => {
     const resource = entry.resource;
     return isObject(resource) ? [resource] : [];
@@ -38,6 +38,12 @@ async function readCcda(xml: string): Promise<PreviewFound> {
   const { source } = found;
   return {
     ...found,
+    skipped: [
+      ...found.skipped,
+      ...(unreadableSections > 0
+        ? [{ what: 'Sections of the document Kincare could not read', count: unreadableSections }]
+        : []),
+    ],
     source: {
       ...source,
       title: header.title ? source.title : null,
