@@ -395,6 +395,44 @@ describe('FHIR R4 files', () => {
     );
   });
 
+  it('reads NDJSON (a resource per line, as bulk exports write it), and a timing given as moments of the day', async () => {
+    const lines = [
+      { resourceType: 'Patient', name: [{ text: 'Eve Betterhalf' }] },
+      {
+        resourceType: 'MedicationStatement',
+        status: 'active',
+        medicationCodeableConcept: { text: 'Metformin 500 MG Oral Tablet' },
+        effectivePeriod: { start: '2025-01-10' },
+        dosage: [{ timing: { repeat: { when: ['MORN', 'HS'] } } }],
+      },
+      {
+        resourceType: 'Immunization',
+        status: 'completed',
+        vaccineCode: { text: 'Tdap' },
+        occurrenceDateTime: '2023-05',
+      },
+    ];
+    const found = await previewOf(patient, Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n')));
+    expect(found.patient_matches).toBe(true);
+    expect(found.prescriptions).toEqual([
+      expect.objectContaining({
+        medicine_name: 'Metformin',
+        strength: '500 mg',
+        directions: 'in the morning and at bedtime',
+        times: ['08:00', '22:00'],
+        start_date: '2025-01-10',
+      }),
+    ]);
+    expect(found.immunizations).toEqual([{ vaccine: 'Tdap', date: '2023-05' }]);
+  });
+
+  it('reads a document saved as UTF-16', async () => {
+    const text = sample('ccd-1.xml').toString('utf8').replace('encoding="utf-8"', 'encoding="utf-16"');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const found = await previewOf(patient, utf16);
+    expect(found.allergies.map((allergy) => allergy.substance)).toEqual(['Penicillin', 'codeine']);
+  });
+
   it('reads a single resource', async () => {
     const found = await previewOf(
       patient,

@@ -36,10 +36,32 @@ function formOf(...texts: (string | undefined)[]): PrescriptionForm {
 }
 
 const PERIOD_WORDS: Record<string, string> = { h: 'hours', d: 'days', wk: 'weeks' };
+/** FHIR's event timing codes (Timing.repeat.when) in the words the directions reader knows. */
+const WHEN_WORDS: Record<string, string> = {
+  MORN: 'in the morning',
+  'MORN.early': 'in the morning',
+  'MORN.late': 'in the morning',
+  NOON: 'at noon',
+  AFT: 'in the afternoon',
+  EVE: 'in the evening',
+  NIGHT: 'at night',
+  HS: 'at bedtime',
+  WAKE: 'on waking',
+  C: 'with meals',
+  CM: 'with breakfast',
+  CD: 'with lunch',
+  CV: 'with dinner',
+  AC: 'before meals',
+  PC: 'after meals',
+};
 
-/** A dosage's timing in words the directions reader knows ('2 times a day', 'every 8 hours'). */
+/** A dosage's timing in words the directions reader knows ('2 times a day', 'every 8 hours', 'at bedtime'). */
 function timingWords(timing: Json | undefined): string | undefined {
   const repeat = objectAt(timing, 'repeat');
+  const when = (Array.isArray(repeat?.when) ? repeat.when : []).flatMap((code) =>
+    typeof code === 'string' && WHEN_WORDS[code] ? [WHEN_WORDS[code]] : [],
+  );
+  if (when.length > 0) return [...new Set(when)].join(' and ');
   const frequency = numberAt(repeat, 'frequency') ?? 1;
   const period = numberAt(repeat, 'period');
   const unit = textAt(repeat, 'periodUnit');

@@ -142,7 +142,7 @@ export function previewFromFhir(
     resources.filter((resource) => !planned.has(resource)),
     index,
   );
-  skip('Results without a value', unread);
+  skip('Results without a value (or with one too long to keep)', unread);
   const vitals = readVitals(of('Observation'));
   for (const [what, count] of vitals.skipped) skip(what, count);
   const otherObservations = of('Observation').filter(

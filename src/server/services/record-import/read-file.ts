@@ -14,9 +14,16 @@ import { RecordFileRefusal } from './refusal';
 
 const M = IMPORT_MESSAGES;
 
+/** The file as text: UTF-8, or UTF-16 when it starts with that encoding's byte order mark (some exports do). */
 function textOf(bytes: Uint8Array): string {
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'utf-16le'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : 'utf-8';
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
   } catch {
     throw new RecordFileRefusal(400, M.notUtf8);
   }
@@ -75,13 +82,31 @@ function resourcesOf(root: Json): { resources: Json[]; fullUrls: (string | undef
   return { resources, fullUrls };
 }
 
-function readFhir(json: string): PreviewFound {
-  let root: unknown;
+/**
+ * The JSON of a FHIR file: one resource or Bundle, or NDJSON (a resource per line, as bulk exports
+ * write them), read as a collection.
+ */
+function fhirRoot(json: string): unknown {
   try {
-    root = JSON.parse(json);
+    return JSON.parse(json);
   } catch {
-    throw new RecordFileRefusal(400, M.brokenJson);
+    const lines = json.split(/\r?\n/).filter((line) => line.trim() !== '');
+    if (lines.length < 2) throw new RecordFileRefusal(400, M.brokenJson);
+    if (lines.length > IMPORT_MAX_ENTRIES) throw new RecordFileRefusal(413, M.tooManyEntries);
+    try {
+      return {
+        resourceType: 'Bundle',
+        type: 'collection',
+        entry: lines.map((line) => ({ resource: JSON.parse(line) as unknown })),
+      };
+    } catch {
+      throw new RecordFileRefusal(400, M.brokenJson);
+    }
   }
+}
+
+function readFhir(json: string): PreviewFound {
+  const root = fhirRoot(json);
   if (!isObject(root) || typeof root.resourceType !== 'string' || !/^[A-Z][A-Za-z]+$/.test(root.resourceType))
     throw new RecordFileRefusal(400, M.notRecognised);
   // FHIR R4 says which version in fhirVersion of a CapabilityStatement only; a file of another version
