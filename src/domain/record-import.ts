@@ -40,6 +40,8 @@ export const IMPORT_MESSAGES = {
   tooMuchToRead:
     'This file holds more than Kincare can read at once. Export a shorter period, or one kind of record at a time.',
   busy: 'Kincare is reading other files right now. Please try again in a minute.',
+  severalPatients:
+    'This file holds the records of more than one person, so Kincare cannot tell which are yours. Download the record of one person at a time.',
 } as const;
 
 const nullableText = z.string().nullable();

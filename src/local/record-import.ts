@@ -131,11 +131,13 @@ export async function addImported(
 ): Promise<number> {
   const { patientId, caregiverId, preview, choices, sourceNote } = input;
   let added = 0;
+  // What the server said this caller may add for this patient: nothing else is written, whatever is ticked.
+  const mayAdd = (kind: ImportKind) => preview.may_add[kind];
   const isNew = async <Kind extends ImportKind>(kind: Kind, item: ImportPreview[Kind][number]) =>
     !alreadyKnown(only(kind, item), await knownRecordsOf(db, patientId))[kind][0];
   const stamp = now.toISOString();
 
-  for (const index of choices.allergies) {
+  for (const index of mayAdd('allergies') ? choices.allergies : []) {
     const item = preview.allergies[index];
     const severity = item?.severity ?? choices.severities[index];
     if (!item || !severity || !(await isNew('allergies', item))) continue;
@@ -154,7 +156,7 @@ export async function addImported(
     );
     added += 1;
   }
-  for (const index of choices.conditions) {
+  for (const index of mayAdd('conditions') ? choices.conditions : []) {
     const item = preview.conditions[index];
     if (!item || !(await isNew('conditions', item))) continue;
     await saveHistoryEntry(
@@ -173,7 +175,7 @@ export async function addImported(
     );
     added += 1;
   }
-  for (const index of choices.immunizations) {
+  for (const index of mayAdd('immunizations') ? choices.immunizations : []) {
     const item = preview.immunizations[index];
     if (!item || !(await isNew('immunizations', item))) continue;
     await saveHistoryEntry(
@@ -185,7 +187,7 @@ export async function addImported(
     );
     added += 1;
   }
-  for (const index of choices.surgeries) {
+  for (const index of mayAdd('surgeries') ? choices.surgeries : []) {
     const item = preview.surgeries[index];
     if (!item || !(await isNew('surgeries', item))) continue;
     await saveHistoryEntry(
@@ -203,7 +205,7 @@ export async function addImported(
     );
     added += 1;
   }
-  if (choices.prescriptions.length > 0) {
+  if (mayAdd('prescriptions') && choices.prescriptions.length > 0) {
     const timeZone = await patientTimeZoneOf(db, patientId);
     for (const index of choices.prescriptions) {
       const item = preview.prescriptions[index];
@@ -239,7 +241,7 @@ export async function addImported(
       added += 1;
     }
   }
-  for (const index of choices.lab_reports) {
+  for (const index of mayAdd('lab_reports') ? choices.lab_reports : []) {
     const item = preview.lab_reports[index];
     if (!item || !(await isNew('lab_reports', item))) continue;
     const pdf = await importedReportPdf(item, sourceNote);
@@ -266,7 +268,7 @@ export async function addImported(
     );
     added += 1;
   }
-  for (const index of choices.vitals) {
+  for (const index of mayAdd('vitals') ? choices.vitals : []) {
     const item = preview.vitals[index];
     if (!item || !(await isNew('vitals', item))) continue;
     await addRecord(

@@ -462,6 +462,154 @@ describe('FHIR R4 files', () => {
   });
 });
 
+describe('what portals really write', () => {
+  const bundleOf = (...resources: Record<string, unknown>[]) =>
+    json({ resourceType: 'Bundle', type: 'searchset', entry: resources.map((resource) => ({ resource })) });
+  const lab = (id: string, extra: Record<string, unknown>) => ({
+    resourceType: 'Observation',
+    id,
+    status: 'final',
+    category: [{ coding: [{ code: 'laboratory' }] }],
+    effectiveDateTime: '2026-02-03T08:00:00-05:00',
+    ...extra,
+  });
+
+  it('leaves out what a C-CDA document says is absent, and keeps each problem of a concern', async () => {
+    // The penicillin allergy observation marked as not so (negationInd): "no allergy to penicillin".
+    const xml = sample('ccd-1.xml').toString('utf8');
+    const allergy = xml.indexOf('<templateId root="2.16.840.1.113883.10.20.22.4.7"');
+    const opening = xml.lastIndexOf('<observation classCode="OBS" moodCode="EVN"', allergy);
+    const negated =
+      xml.slice(0, opening) +
+      '<observation classCode="OBS" moodCode="EVN" negationInd="true"' +
+      xml.slice(opening + '<observation classCode="OBS" moodCode="EVN"'.length);
+    const found = await previewOf(patient, Buffer.from(negated));
+    expect(found.allergies.map((item) => item.substance)).toEqual(['codeine']);
+    // The CCD's vaccines marked not given are not immunizations; its concern of two problems gives both.
+    expect(found.immunizations.map((item) => item.vaccine)).not.toContain(
+      'meningococcal C conjugate vaccine',
+    );
+    expect(found.conditions.map((item) => item.name)).toContain('Angina');
+    expect(found.conditions.find((item) => item.onset === '1998-03-10')?.status).toBe('resolved');
+  });
+
+  it('does not show what a file denies, withdrew, plans or leaves unconfirmed', async () => {
+    const found = await previewOf(
+      patient,
+      bundleOf(
+        {
+          resourceType: 'AllergyIntolerance',
+          code: {
+            coding: [{ system: 'http://snomed.info/sct', code: '716186003', display: 'No known allergy' }],
+          },
+        },
+        {
+          resourceType: 'AllergyIntolerance',
+          code: { text: 'Sulfa' },
+          clinicalStatus: { coding: [{ code: 'resolved' }] },
+        },
+        {
+          resourceType: 'AllergyIntolerance',
+          code: { text: 'Latex' },
+          verificationStatus: { coding: [{ code: 'unconfirmed' }] },
+        },
+        { resourceType: 'AllergyIntolerance', code: { text: 'Shellfish' } },
+        {
+          resourceType: 'MedicationRequest',
+          status: 'active',
+          intent: 'proposal',
+          medicationCodeableConcept: { text: 'Statin' },
+        },
+        {
+          resourceType: 'MedicationRequest',
+          status: 'active',
+          intent: 'order',
+          doNotPerform: true,
+          medicationCodeableConcept: { text: 'Aspirin' },
+        },
+        {
+          resourceType: 'MedicationRequest',
+          status: 'active',
+          intent: 'order',
+          medicationCodeableConcept: { coding: [{ code: '197361' }] },
+        },
+        {
+          resourceType: 'MedicationRequest',
+          status: 'active',
+          intent: 'order',
+          medicationCodeableConcept: { text: 'Levothyroxine 50 MCG Oral Tablet' },
+          dosageInstruction: [
+            { timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd', timeOfDay: ['06:30:00'] } } },
+          ],
+          dispenseRequest: { validityPeriod: { start: '2026-01-05', end: '2027-01-05' } },
+        },
+        { resourceType: 'OperationOutcome', issue: [{ severity: 'information' }] },
+      ),
+    );
+    expect(found.allergies).toEqual([{ substance: 'Shellfish', reaction: '', severity: null }]);
+    expect(found.prescriptions).toEqual([
+      expect.objectContaining({
+        medicine_name: 'Levothyroxine',
+        times: ['06:30'],
+        start_date: '2026-01-05',
+        end_date: null,
+      }),
+    ]);
+  });
+
+  it('reads results named once each, contained ones too, and neither flags a "<" value nor keeps a withdrawn one', async () => {
+    const glucose = lab('g', {
+      code: { coding: [{ system: 'http://loinc.org', code: '2345-7', display: 'Glucose' }] },
+      valueQuantity: { value: 88, unit: 'mg/dL' },
+      referenceRange: [{ low: { value: 70 }, high: { value: 99 } }],
+    });
+    const withdrawn = lab('w', {
+      status: 'entered-in-error',
+      code: { text: 'Potassium' },
+      valueQuantity: { value: 999, unit: 'mmol/L' },
+    });
+    const crp = lab('c', {
+      code: { text: 'CRP' },
+      valueQuantity: { value: 10, comparator: '<', unit: 'mg/L' },
+      referenceRange: [{ high: { value: 5 } }],
+    });
+    const report = {
+      resourceType: 'DiagnosticReport',
+      status: 'final',
+      code: { text: 'Basic panel' },
+      effectiveDateTime: '2026-02-03T08:00:00-05:00',
+      contained: [lab('tsh', { code: { text: 'TSH' }, valueQuantity: { value: 2.1, unit: 'mIU/L' } })],
+      // A result named a thousand times is one row.
+      result: [
+        ...Array.from({ length: 1000 }, () => ({ reference: 'Observation/g' })),
+        { reference: 'Observation/w' },
+        { reference: 'Observation/c/_history/3' },
+        { reference: '#tsh' },
+      ],
+    };
+    const found = await previewOf(patient, bundleOf(report, glucose, withdrawn, crp));
+    expect(found.lab_reports).toHaveLength(1);
+    expect(found.lab_reports[0]?.results.map((row) => `${row.name} ${row.value} ${row.flag}`)).toEqual([
+      'Glucose 88 ',
+      'CRP <10 ',
+      'TSH 2.1 ',
+    ]);
+  });
+
+  it('refuses a file that holds more than one person’s records', async () => {
+    const answer = await preview(
+      patient,
+      bundleOf(
+        { resourceType: 'Patient', name: [{ text: 'Eve Betterhalf' }] },
+        { resourceType: 'Patient', name: [{ text: 'Isabella Jones' }] },
+        { resourceType: 'AllergyIntolerance', code: { text: 'Egg' } },
+      ),
+    );
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json<{ message: string }>().message).toBe(IMPORT_MESSAGES.severalPatients);
+  });
+});
+
 const LAUGHS =
   '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' +
   '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>' +

@@ -162,6 +162,29 @@ describe('adding an imported file', () => {
     ]);
   });
 
+  it('adds nothing of a kind the caller may not add, whatever is ticked', async () => {
+    const caregiverView = {
+      ...preview,
+      may_add: {
+        ...preview.may_add,
+        allergies: false,
+        conditions: false,
+        immunizations: false,
+        surgeries: false,
+      },
+    };
+    const added = await addImported(db, {
+      patientId: PATIENT,
+      caregiverId: '5e2a7c10-0000-4000-8000-0000000000cc',
+      preview: caregiverView,
+      choices: everything,
+      sourceNote: 'Imported from a test',
+    });
+    expect(added).toBe(3);
+    expect((await historyOf(db, PATIENT)).allergies).toEqual([]);
+    expect(await db.prescriptions.count()).toBe(1);
+  });
+
   it('adds only what was ticked', async () => {
     expect(await add({ ...everything, conditions: [], lab_reports: [], vitals: [], prescriptions: [] })).toBe(
       3,

@@ -57,6 +57,9 @@ export function wordsOf<Kind extends ImportKind>(kind: Kind, item: ImportPreview
           medicine.directions || 'The file gives no directions',
           times && `Doses at ${times}`,
           medicine.as_needed && 'As needed',
+          !times &&
+            !medicine.as_needed &&
+            'No dose times in the file: added as taken when needed until you set its times',
           medicine.start_date ? `Since ${formatDate(medicine.start_date)}` : 'The file gives no start date',
           PRESCRIPTION_STATUS_LABELS[medicine.status],
         ]),

@@ -182,15 +182,19 @@ export function RecordImportPage({ patientId, patientName, caregiverId }: Props)
                 .join(' · ')}
             </p>
           </Card>
-          {step.preview.patient_matches === false ? (
+          {step.preview.patient_matches !== true ? (
             <Card as="section" className="grid gap-2" aria-labelledby="import-person">
               <h2 id="import-person" className="text-heading text-text">
-                This file may be someone else’s
+                {step.preview.patient_matches === false
+                  ? 'This file may be someone else’s'
+                  : 'This file does not say whose records these are'}
               </h2>
-              <p>
-                The file is about {step.preview.source.patient_name}, and you are adding to {patientName}’s
-                records.
-              </p>
+              {step.preview.patient_matches === false ? (
+                <p>
+                  The file is about {step.preview.source.patient_name}, and you are adding to {patientName}’s
+                  records.
+                </p>
+              ) : null}
               <CheckboxField checked={confirmedPerson} onChange={setConfirmedPerson}>
                 These records are {patientName}’s: add them anyway
               </CheckboxField>
@@ -222,7 +226,7 @@ export function RecordImportPage({ patientId, patientName, caregiverId }: Props)
           <div className="flex flex-wrap gap-3">
             <Button
               disabled={
-                adding || tickedCount === 0 || (step.preview.patient_matches === false && !confirmedPerson)
+                adding || tickedCount === 0 || (step.preview.patient_matches !== true && !confirmedPerson)
               }
               onClick={() => void add(step.preview)}
             >

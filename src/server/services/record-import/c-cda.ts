@@ -1,43 +1,14 @@
 import { installWebSocketConstants } from './websocket-global';
 import { IMPORT_MESSAGES } from '../../../domain/record-import';
+import { prepareForConverter } from './c-cda-prepare';
 import { isObject, listAt, objectAt, textAt, type Json } from './json';
 import { RecordFileRefusal } from './refusal';
 
 // A C-CDA document (R2.1 or R1.1) to a FHIR document Bundle, by Medplum's converter (@medplum/ccda),
 // kept to one place so that the rest of the import reads FHIR only.
 //
-// What the converter leaves out and people need: the medicines of a discharge summary. Its Hospital
-// Discharge Medications section (and Admission Medications) wraps each medication activity in an act;
-// the converter reads medication activities of the Medications section only. So before converting, those
-// sections are given the Medications section's template and their activities unwrapped. Sections the
-// converter does not know are skipped, not refused (`ignoreUnsupportedSections`).
-
-const MEDICATIONS_SECTION = '2.16.840.1.113883.10.20.22.2.1.1';
-const WRAPPED_MEDICATION_SECTIONS = new Set([
-  '2.16.840.1.113883.10.20.22.2.11', // Hospital Discharge Medications
-  '2.16.840.1.113883.10.20.22.2.11.1', // Hospital Discharge Medications (entries required)
-  '2.16.840.1.113883.10.20.22.2.44', // Admission Medications
-]);
-
-type Mutable = Record<string, unknown>;
-
-function unwrapMedicationSections(ccda: Json): void {
-  const body = objectAt(objectAt(ccda, 'component'), 'structuredBody');
-  for (const component of listAt(body, 'component')) {
-    for (const section of listAt(component, 'section')) {
-      const roots = listAt(section, 'templateId').map((id) => textAt(id, '@_root'));
-      if (!roots.some((root) => root && WRAPPED_MEDICATION_SECTIONS.has(root))) continue;
-      const activities = listAt(section, 'entry').flatMap((entry) =>
-        listAt(entry, 'act').flatMap((act) =>
-          listAt(act, 'entryRelationship').flatMap((relation) => listAt(relation, 'substanceAdministration')),
-        ),
-      );
-      const writable = section as Mutable;
-      writable.templateId = [{ '@_root': MEDICATIONS_SECTION }];
-      writable.entry = activities.map((activity) => ({ substanceAdministration: [activity] }));
-    }
-  }
-}
+// What the converter would get wrong is put right first (c-cda-prepare.ts). Sections the converter
+// does not know are skipped, not refused (`ignoreUnsupportedSections`).
 
 /** Which parts of the header the document itself gives. */
 export type CcdaHeader = { title: boolean; date: boolean; author: boolean };
@@ -93,12 +64,13 @@ function sectionBySection(ccda: Ccda, convert: Convert): { bundle: Json; unreada
 }
 
 /**
- * The document as a FHIR Bundle (JSON), and how many of its sections could not be read; a
+ * The document as a FHIR Bundle (JSON), how many of its sections could not be read and how many of its
+ * entries said something is absent (left out); a
  * RecordFileRefusal when the converter cannot read it at all.
  */
 export async function convertCcda(
   xml: string,
-): Promise<{ bundle: Json; header: CcdaHeader; unreadableSections: number }> {
+): Promise<{ bundle: Json; header: CcdaHeader; unreadableSections: number; negated: number }> {
   const { convertCcdaToFhir, convertXmlToCcda } = await converter();
   const convert: Convert = (ccda) => {
     const bundle: unknown = convertCcdaToFhir(ccda, { ignoreUnsupportedSections: true });
@@ -108,16 +80,16 @@ export async function convertCcda(
   try {
     const ccda = convertXmlToCcda(xml);
     if (!isObject(ccda)) throw new Error('not a ClinicalDocument');
-    unwrapMedicationSections(ccda);
+    const { negated } = prepareForConverter(ccda);
     const header: CcdaHeader = {
       title: ccda.title !== undefined,
       date: ccda.effectiveTime !== undefined,
       author: ccda.author !== undefined && ccda.author.length > 0,
     };
     try {
-      return { bundle: convert(ccda), header, unreadableSections: 0 };
+      return { bundle: convert(ccda), header, unreadableSections: 0, negated };
     } catch {
-      return { ...sectionBySection(ccda, convert), header };
+      return { ...sectionBySection(ccda, convert), header, negated };
     }
   } catch {
     // The converter's own words are about its code, not the person's file.

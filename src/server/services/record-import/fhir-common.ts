@@ -22,25 +22,31 @@ export class ResourceIndex {
   }
 
   resolve(reference: unknown, within?: Json): Json | undefined {
-    const target = textAt(reference, 'reference');
+    // A version's address (`Observation/1/_history/2`) names the resource itself.
+    const target = textAt(reference, 'reference')?.replace(/\/_history\/[^/]+$/, '');
     if (!target) return undefined;
     if (target.startsWith('#'))
       return listAt(within, 'contained').find((inner) => textAt(inner, 'id') === target.slice(1));
     return this.byKey.get(target) ?? this.byKey.get(target.split('/').slice(-2).join('/'));
   }
 
-  /** The resources these references name, those that resolve. */
-  resolveAll(references: readonly Json[]): Json[] {
-    const found: Json[] = [];
+  /** The resources these references name, those that resolve, each once. */
+  resolveAll(references: readonly Json[], within?: Json): Json[] {
+    // Each once: a file that names one result a thousand times must not make a thousand rows.
+    const found = new Set<Json>();
     for (const reference of references) {
-      const resource = this.resolve(reference);
-      if (resource) found.push(resource);
+      const resource = this.resolve(reference, within);
+      if (resource) found.add(resource);
     }
-    return found;
+    return [...found];
   }
 }
 
-/** What a CodeableConcept says to a person: its text, else its first coding's display, else its code. */
+/**
+ * What a CodeableConcept says to a person: its text, else its first coding's display. A bare code is not
+ * a name ('197361' shown as a medicine would say nothing true): undefined, and the item is counted as not
+ * readable.
+ */
 export function conceptText(concept: unknown): string | undefined {
   const text = textAt(concept, 'text');
   if (text) return text;
@@ -48,7 +54,7 @@ export function conceptText(concept: unknown): string | undefined {
     const display = textAt(coding, 'display');
     if (display) return display;
   }
-  return textAt(listAt(concept, 'coding')[0], 'code');
+  return undefined;
 }
 
 export function codeIn(concept: unknown, system: string): string | undefined {
@@ -84,7 +90,9 @@ export const enteredInError = (resource: Json) =>
 export const categoryCodes = (resource: Json) => listAt(resource, 'category').flatMap(codesOf);
 export const isLab = (resource: Json) => categoryCodes(resource).includes('laboratory');
 export const effectiveOf = (resource: Json) =>
-  textAt(resource, 'effectiveDateTime') ?? textAt(objectAt(resource, 'effectivePeriod'), 'start');
+  textAt(resource, 'effectiveDateTime') ??
+  textAt(resource, 'effectiveInstant') ??
+  textAt(objectAt(resource, 'effectivePeriod'), 'start');
 
 export function practitionerName(index: ResourceIndex, reference: Json | undefined): string | null {
   const display = textAt(reference, 'display');

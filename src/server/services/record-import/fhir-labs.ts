@@ -1,3 +1,4 @@
+import { analyteByCode } from '../../../domain/lab-analytes';
 import { labResultSchema, type LabFlag, type LabResult } from '../../../domain/lab-results';
 import type { ImportedLabReport } from '../../../domain/record-import';
 import {
@@ -10,12 +11,16 @@ import {
   isLab,
   LOINC,
   practitionerName,
+  statusIs,
   type ResourceIndex,
 } from './fhir-common';
 import { listAt, numberAt, objectAt, textAt, type Json } from './json';
 
 // Lab observations as Kincare's lab reports: one row per result (its LOINC code, the value as the file
 // gives it, the unit, the range, a flag), grouped into reports as the file groups them.
+
+/** Kincare keeps at most this many rows in one lab report (labResultsSchema). */
+const MAX_ROWS = 300;
 
 const HIGH = new Set(['H', 'HH', 'HU', '>', 'AH']);
 const LOW = new Set(['L', 'LL', 'LU', '<', 'AL']);
@@ -38,12 +43,16 @@ function rangeText(range: Json | undefined): string {
   return '';
 }
 
-/** H or L: the file's interpretation, else the value against a numeric range the file gives. */
-function flagOf(observation: Json, value: number | undefined): LabFlag {
+/**
+ * H or L: the file's interpretation, else a plain number against a numeric range the file gives (a value
+ * with a comparator, '<10', is not compared: it says too little).
+ */
+function flagOf(observation: Json, quantity: Json | undefined): LabFlag {
   const codes = listAt(observation, 'interpretation').flatMap(codesOf);
   if (codes.some((code) => HIGH.has(code))) return 'H';
   if (codes.some((code) => LOW.has(code))) return 'L';
-  if (codes.length > 0 || value === undefined) return '';
+  const value = numberAt(quantity, 'value');
+  if (codes.length > 0 || value === undefined || textAt(quantity, 'comparator')) return '';
   const range = listAt(observation, 'referenceRange')[0];
   const low = numberAt(objectAt(range, 'low'), 'value');
   const high = numberAt(objectAt(range, 'high'), 'value');
@@ -52,29 +61,40 @@ function flagOf(observation: Json, value: number | undefined): LabFlag {
   return '';
 }
 
-/** One result row, or null when the observation has no value (a panel, a result not yet in). */
+function ratioText(ratio: Json | undefined): string | undefined {
+  const numerator = numberAt(objectAt(ratio, 'numerator'), 'value');
+  const denominator = numberAt(objectAt(ratio, 'denominator'), 'value');
+  return numerator !== undefined && denominator !== undefined ? `${numerator}:${denominator}` : undefined;
+}
+
+/**
+ * One result row, or null when the observation has no value (a panel, a result not yet in) or no name (a
+ * bare code Kincare does not know is not shown as if it were one). A preliminary result is marked for review.
+ */
 export function readLabRow(observation: Json): LabResult | null {
-  const name = conceptText(objectAt(observation, 'code'));
+  const loinc = codeIn(objectAt(observation, 'code'), LOINC);
+  const name = conceptText(objectAt(observation, 'code')) ?? (loinc ? analyteByCode(loinc)?.name : undefined);
   const quantity = objectAt(observation, 'valueQuantity');
   const value =
     quantityText(quantity) ??
     textAt(observation, 'valueString') ??
     conceptText(objectAt(observation, 'valueCodeableConcept')) ??
     (typeof observation.valueInteger === 'number' ? String(observation.valueInteger) : undefined) ??
+    ratioText(objectAt(observation, 'valueRatio')) ??
     (typeof observation.valueBoolean === 'boolean'
       ? observation.valueBoolean
         ? 'Positive'
         : 'Negative'
       : undefined);
   if (!name || !value) return null;
-  const loinc = codeIn(objectAt(observation, 'code'), LOINC);
   const row = labResultSchema.safeParse({
     name: name.slice(0, 120),
     value,
     unit: textAt(quantity, 'unit') ?? textAt(quantity, 'code') ?? '',
-    flag: flagOf(observation, numberAt(quantity, 'value')),
+    flag: flagOf(observation, quantity),
     reference_range: rangeText(listAt(observation, 'referenceRange')[0]),
     ...(loinc && /^\d{1,7}-\d$/.test(loinc) ? { code: loinc } : {}),
+    ...(statusIs(observation, 'preliminary', 'registered') ? { needs_review: true } : {}),
   });
   return row.success ? row.data : null;
 }
@@ -94,6 +114,7 @@ export function readLabReports(
     const rows: LabResult[] = [];
     for (const member of members) {
       grouped.add(member);
+      if (enteredInError(member) || statusIs(member, 'cancelled')) continue;
       const row = readLabRow(member);
       if (row) rows.push(row);
       else unread += 1;
@@ -103,16 +124,20 @@ export function readLabReports(
       unread += rows.length;
       return;
     }
-    reports.push({
-      report_date: day,
-      report_type: (title ?? 'Lab results').slice(0, 100),
-      doctor_name: doctor,
-      results: rows,
-    });
+    // A report holds at most MAX_ROWS rows in Kincare: a longer one is added in parts.
+    for (let first = 0; first < rows.length; first += MAX_ROWS) {
+      const part = rows.length > MAX_ROWS ? ` (part ${first / MAX_ROWS + 1})` : '';
+      reports.push({
+        report_date: day,
+        report_type: `${(title ?? 'Lab results').slice(0, 100 - part.length)}${part}`,
+        doctor_name: doctor,
+        results: rows.slice(first, first + MAX_ROWS),
+      });
+    }
   };
   for (const report of resources.filter((resource) => resource.resourceType === 'DiagnosticReport')) {
     if (enteredInError(report)) continue;
-    const members = index.resolveAll(listAt(report, 'result'));
+    const members = index.resolveAll(listAt(report, 'result'), report);
     const doctor = practitionerName(
       index,
       listAt(report, 'resultsInterpreter')[0] ?? listAt(report, 'performer')[0],
@@ -130,7 +155,7 @@ export function readLabReports(
   )) {
     if (grouped.has(panel)) continue;
     grouped.add(panel);
-    const members = index.resolveAll(listAt(panel, 'hasMember'));
+    const members = index.resolveAll(listAt(panel, 'hasMember'), panel);
     addGroup(
       conceptText(objectAt(panel, 'code')),
       members.filter((member) => !grouped.has(member)),

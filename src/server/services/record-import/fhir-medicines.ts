@@ -72,8 +72,29 @@ function timingWords(timing: Json | undefined): string | undefined {
   return words ? `${frequency} times every ${period} ${words}` : undefined;
 }
 
-export function readMedication(resource: Json, index: ResourceIndex): ImportedPrescription | null {
+/** The dose times a timing names itself (`timeOfDay`: '07:00:00'), as 'HH:mm', sorted; none when it names none. */
+function timesOfDay(timing: Json | undefined): string[] {
+  const given = objectAt(timing, 'repeat')?.timeOfDay;
+  const times = (Array.isArray(given) ? given : []).flatMap((time) =>
+    typeof time === 'string' && /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(time) ? [time.slice(0, 5)] : [],
+  );
+  return [...new Set(times)].sort();
+}
+
+/**
+ * A medicine the file says the person takes or took; a plan, a proposal, an order not to take it, or one
+ * entered in error is not one. `format`: in a C-CDA document the converter puts the medicine's own
+ * period where FHIR keeps how long a prescription may be filled (dispenseRequest.validityPeriod), so
+ * only there is that period's end the medicine's.
+ */
+export function readMedication(
+  resource: Json,
+  index: ResourceIndex,
+  format: 'ccda' | 'fhir',
+): ImportedPrescription | null {
   if (statusIs(resource, 'entered-in-error', 'draft')) return null;
+  if (['plan', 'proposal'].includes(textAt(resource, 'intent') ?? '') || resource.doNotPerform === true)
+    return null;
   const reference = objectAt(resource, 'medicationReference');
   const medication = reference ? index.resolve(reference, resource) : undefined;
   const concept = objectAt(resource, 'medicationCodeableConcept') ?? objectAt(medication, 'code');
@@ -86,10 +107,10 @@ export function readMedication(resource: Json, index: ResourceIndex): ImportedPr
     timingWords(objectAt(dosage, 'timing')) ??
     '';
   const reading = directions ? doseTimesFromDirections(directions) : undefined;
+  const ownTimes = timesOfDay(objectAt(dosage, 'timing'));
   const label = readPrescriptionLabel(named);
-  const period =
-    objectAt(resource, 'effectivePeriod') ??
-    objectAt(objectAt(resource, 'dispenseRequest'), 'validityPeriod');
+  const validity = objectAt(objectAt(resource, 'dispenseRequest'), 'validityPeriod');
+  const period = objectAt(resource, 'effectivePeriod') ?? validity;
   const start =
     dayOf(textAt(period, 'start')) ??
     dayOf(textAt(resource, 'effectiveDateTime')) ??
@@ -101,13 +122,13 @@ export function readMedication(resource: Json, index: ResourceIndex): ImportedPr
     strength: label.strength ?? '',
     form: label.form ?? formOf(named, conceptText(objectAt(medication, 'form'))),
     directions: directions.slice(0, 500),
-    times: reading?.understood ? reading.times : [],
+    times: ownTimes.length > 0 ? ownTimes : reading?.understood ? reading.times : [],
     as_needed:
       (reading?.understood === true && reading.asNeeded) ||
       objectAt(dosage, 'asNeededCodeableConcept') !== undefined ||
       dosage?.asNeededBoolean === true,
     start_date: start,
-    end_date: dayOf(textAt(period, 'end')),
+    end_date: period === validity && format === 'fhir' ? null : dayOf(textAt(period, 'end')),
     status: MEDICATION_STATUS[textAt(resource, 'status') ?? ''] ?? 'active',
     rxnorm: codeIn(concept, RXNORM) ?? null,
   };

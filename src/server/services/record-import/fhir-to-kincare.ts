@@ -1,10 +1,11 @@
 import type { CONDITION_STATUSES } from '../../../domain/medical-history-fields';
-import type {
-  ImportedAllergy,
-  ImportedCondition,
-  ImportedImmunization,
-  ImportedSurgery,
-  ImportPreview,
+import {
+  IMPORT_MESSAGES,
+  type ImportedAllergy,
+  type ImportedCondition,
+  type ImportedImmunization,
+  type ImportedSurgery,
+  type ImportPreview,
 } from '../../../domain/record-import';
 import {
   codesOf,
@@ -20,6 +21,7 @@ import { readLabReports } from './fhir-labs';
 import { readMedication } from './fhir-medicines';
 import { readVitals } from './fhir-vitals';
 import { listAt, objectAt, textAt, type Json } from './json';
+import { RecordFileRefusal } from './refusal';
 
 // One mapping from FHIR R4 resources to Kincare's record shapes, for a FHIR file as a portal exports it
 // and for a C-CDA document once the converter made FHIR of it (c-cda.ts). Only what the file says is
@@ -31,9 +33,33 @@ export type PreviewFound = Omit<ImportPreview, 'patient_matches' | 'may_add'>;
 /** The LOINC code of a document's Plan of Treatment section. */
 const PLAN_OF_TREATMENT = '18776-5';
 
+/**
+ * SNOMED CT's statements that there is nothing to list ('No known allergy', 'No current problems', 'No
+ * drug therapy'): a portal writes them as entries, and each would become a record of the very thing it
+ * denies.
+ */
+const NOTHING_KNOWN = new Set([
+  '716186003', // No known allergy
+  '409137002', // No known drug allergy
+  '428607008', // No known environmental allergy
+  '429625007', // No known food allergy
+  '428197003', // No known insect allergy
+  '160245001', // No current problems or disability
+  '182849000', // No drug therapy prescribed
+  '787481004', // No known medications
+]);
+export const saysNothingKnown = (concept: unknown) =>
+  codesOf(concept).some((code) => NOTHING_KNOWN.has(code));
+
+/** An allergy the file says is current and confirmed; resolved, refuted or unconfirmed ones are not kept. */
 function readAllergy(resource: Json): ImportedAllergy | null {
-  const substance = conceptText(objectAt(resource, 'code'));
-  if (!substance || enteredInError(resource)) return null;
+  const code = objectAt(resource, 'code');
+  const substance = conceptText(code);
+  if (!substance || enteredInError(resource) || saysNothingKnown(code)) return null;
+  const clinical = codesOf(objectAt(resource, 'clinicalStatus'));
+  const verification = codesOf(objectAt(resource, 'verificationStatus'));
+  if (clinical.some((status) => status === 'inactive' || status === 'resolved')) return null;
+  if (verification.includes('unconfirmed') || verification.includes('presumed')) return null;
   const reactions = listAt(resource, 'reaction');
   const manifestations = reactions.flatMap((reaction) =>
     listAt(reaction, 'manifestation').flatMap((concept) => conceptText(concept) ?? []),
@@ -59,18 +85,21 @@ const CONDITION_STATUS: Record<string, ConditionStatus> = {
 };
 
 function readCondition(resource: Json): ImportedCondition | null {
-  const name = conceptText(objectAt(resource, 'code'));
-  if (!name || enteredInError(resource)) return null;
+  const code = objectAt(resource, 'code');
+  const name = conceptText(code);
+  if (!name || enteredInError(resource) || saysNothingKnown(code)) return null;
   const clinical = codesOf(objectAt(resource, 'clinicalStatus'))[0];
-  const abated = textAt(resource, 'abatementDateTime') !== undefined;
-  return {
-    name,
-    onset: partialDateOf(
-      textAt(resource, 'onsetDateTime') ?? textAt(objectAt(resource, 'onsetPeriod'), 'start'),
-    ),
-    status: (clinical && CONDITION_STATUS[clinical]) || (abated ? 'resolved' : 'active'),
-  };
+  const abated =
+    textAt(resource, 'abatementDateTime') !== undefined ||
+    objectAt(resource, 'abatementPeriod') !== undefined ||
+    textAt(resource, 'abatementString') !== undefined;
+  // An end date outweighs a status: the C-CDA converter calls every concern 'active' whatever it says.
+  if (abated) return { name, onset: onsetOf(resource), status: 'resolved' };
+  return { name, onset: onsetOf(resource), status: (clinical && CONDITION_STATUS[clinical]) || 'active' };
 }
+
+const onsetOf = (resource: Json) =>
+  partialDateOf(textAt(resource, 'onsetDateTime') ?? textAt(objectAt(resource, 'onsetPeriod'), 'start'));
 
 function readImmunization(resource: Json): ImportedImmunization | null {
   const vaccine = conceptText(objectAt(resource, 'vaccineCode'));
@@ -89,6 +118,8 @@ function readProcedure(resource: Json): ImportedSurgery | null {
 /** What Kincare does not keep, by resource type, as the person reads it. */
 const NOT_KEPT: Record<string, string> = {
   Encounter: 'Visits',
+  MedicationDispense: 'Pharmacy fills',
+  MedicationAdministration: 'Doses given in hospital',
   CarePlan: 'Care plans',
   Goal: 'Goals',
   CareTeam: 'Care team',
@@ -154,7 +185,13 @@ export function previewFromFhir(
     if (label && !planned.has(resource)) skip(label);
   }
 
-  const patient = of('Patient')[0];
+  const patients = of('Patient');
+  const people = new Set(
+    patients.map((one) => `${nameOfPatient(one) ?? ''}|${textAt(one, 'birthDate') ?? ''}`),
+  );
+  // Every record would be imported whoever it is about: a file of several people is not read at all.
+  if (people.size > 1) throw new RecordFileRefusal(400, IMPORT_MESSAGES.severalPatients);
+  const patient = patients[0];
   const author = listAt(composition, 'author')[0];
   const custodian = objectAt(composition, 'custodian');
   return {
@@ -174,12 +211,12 @@ export function previewFromFhir(
     prescriptions: [
       ...kept(
         'MedicationRequest',
-        (resource) => readMedication(resource, index),
+        (resource) => readMedication(resource, index, format),
         'Medicines that could not be read',
       ),
       ...kept(
         'MedicationStatement',
-        (resource) => readMedication(resource, index),
+        (resource) => readMedication(resource, index, format),
         'Medicines that could not be read',
       ),
     ],

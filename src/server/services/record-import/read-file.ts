@@ -1,5 +1,8 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { IMPORT_MAX_ENTRIES, IMPORT_MESSAGES } from '../../../domain/record-import';
+
+/** The clinical statements (observations, medicine and procedure activities...) one C-CDA document may hold. */
+const IMPORT_MAX_STATEMENTS = 4 * IMPORT_MAX_ENTRIES;
 import { convertCcda } from './c-cda';
 import { ResourceIndex } from './fhir-common';
 import { previewFromFhir, type PreviewFound } from './fhir-to-kincare';
@@ -32,10 +35,17 @@ function textOf(bytes: Uint8Array): string {
 async function readCcda(xml: string): Promise<PreviewFound> {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new RecordFileRefusal(400, M.entitiesRefused);
   if (!/<(?:[\w.-]+:)?ClinicalDocument[\s>]/.test(xml)) throw new RecordFileRefusal(400, M.notRecognised);
-  if ((xml.match(/<(?:[\w.-]+:)?entry[\s/>]/g)?.length ?? 0) > IMPORT_MAX_ENTRIES)
+  // Entries, and the statements inside them (a result organizer holds many observations): each becomes
+  // at least one resource, so both are counted before anything is parsed.
+  const count = (pattern: RegExp) => xml.match(pattern)?.length ?? 0;
+  if (
+    count(/<(?:[\w.-]+:)?entry[\s/>]/g) > IMPORT_MAX_ENTRIES ||
+    count(/<(?:[\w.-]+:)?(?:observation|substanceAdministration|act|procedure|encounter|organizer)[\s/>]/g) >
+      IMPORT_MAX_STATEMENTS
+  )
     throw new RecordFileRefusal(413, M.tooManyEntries);
   if (XMLValidator.validate(xml) !== true) throw new RecordFileRefusal(400, M.brokenXml);
-  const { bundle, header, unreadableSections } = await convertCcda(xml);
+  const { bundle, header, unreadableSections, negated } = await convertCcda(xml);
   const resources = listAt(bundle, 'entry').flatMap((entry) => {
     const resource = entry.resource;
     return isObject(resource) ? [resource] : [];
@@ -49,6 +59,14 @@ async function readCcda(xml: string): Promise<PreviewFound> {
       ...found.skipped,
       ...(unreadableSections > 0
         ? [{ what: 'Sections of the document Kincare could not read', count: unreadableSections }]
+        : []),
+      ...(negated > 0
+        ? [
+            {
+              what: 'Statements that something is absent or was not done (no allergy to, a vaccine not given)',
+              count: negated,
+            },
+          ]
         : []),
     ],
     source: {
