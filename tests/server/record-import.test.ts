@@ -76,6 +76,12 @@ describe('the HL7 example documents', () => {
       { medicine_name: 'Albuterol', strength: '0.09 mg', form: 'inhaler', rxnorm: '573621' },
       { medicine_name: 'Atenolol', strength: '25 mg', form: 'tablet', rxnorm: '197380' },
     ]);
+    // Albuterol is taken when wheezing (the document's precondition), not round the clock.
+    expect(found.prescriptions[0]).toMatchObject({
+      directions: 'every 6 hours as needed for wheezing',
+      times: [],
+      as_needed: true,
+    });
     const atenolol = found.prescriptions[1];
     expect(atenolol).toMatchObject({
       directions: 'every 12 hours',
@@ -144,6 +150,8 @@ describe('the HL7 example documents', () => {
         strength: '600 mg',
         form: 'tablet',
         rxnorm: '197806',
+        directions: 'every 6 hours as needed',
+        as_needed: true,
       }),
     ]);
     expect(found.conditions.map((condition) => condition.name)).toContain('Appendicitis');

@@ -11,6 +11,10 @@ import { isObject, listAt, objectAt, textAt, type Json } from './json';
 //   very thing it denies. They are left out and counted.
 // - A concern (an allergy or problem act) that holds several observations: the converter keeps the first
 //   only. Each observation becomes a concern of its own.
+// - A medicine taken as needed (a precondition: "PRN wheezing"): the converter drops the precondition, and
+//   the medicine would be scheduled round the clock, each dose then counted missed. Its text becomes
+//   'as needed' (and what for), which the converter keeps as the dosage's text and the mapping reads
+//   beside the timing (fhir-medicines.ts).
 
 const MEDICATIONS_SECTION = '2.16.840.1.113883.10.20.22.2.1.1';
 const WRAPPED_MEDICATION_SECTIONS = new Set([
@@ -74,11 +78,36 @@ function splitConcerns(entry: Json): Json[] {
   return subjects.map((subject) => ({ ...entry, act: [{ ...act, entryRelationship: [subject, ...rest] }] }));
 }
 
+/** 'as needed', and what for when the precondition names it ('as needed for wheezing'). */
+function asNeededText(activity: Json): string | null {
+  // The parser gives a lone element as an object, several as a list.
+  const given = activity.precondition;
+  const preconditions = Array.isArray(given)
+    ? listAt(activity, 'precondition')
+    : isObject(given)
+      ? [given]
+      : [];
+  if (preconditions.length === 0) return null;
+  const reason = preconditions
+    .map((precondition) => textAt(objectAt(objectAt(precondition, 'criterion'), 'value'), '@_displayName'))
+    .find((name) => name !== undefined);
+  return reason ? `as needed for ${reason.toLowerCase()}` : 'as needed';
+}
+
+function markAsNeeded(section: Json): void {
+  for (const entry of listAt(section, 'entry'))
+    for (const activity of listAt(entry, 'substanceAdministration')) {
+      const text = asNeededText(activity);
+      if (text) (activity as Mutable).text = text;
+    }
+}
+
 /** Puts the document right for the converter; answers how many entries stated an absence (left out). */
 export function prepareForConverter(ccda: Json): { negated: number } {
   let absent = 0;
   for (const section of sectionsOf(ccda)) {
     unwrapMedications(section);
+    markAsNeeded(section);
     const kept: Json[] = [];
     for (const entry of listAt(section, 'entry')) {
       if (!isObject(entry)) continue;

@@ -101,11 +101,10 @@ export function readMedication(
   const named = conceptText(concept) ?? textAt(reference, 'display');
   if (!named) return null;
   const dosage = listAt(resource, 'dosageInstruction')[0] ?? listAt(resource, 'dosage')[0];
-  const directions =
-    textAt(dosage, 'text') ??
-    textAt(dosage, 'patientInstruction') ??
-    timingWords(objectAt(dosage, 'timing')) ??
-    '';
+  const timing = timingWords(objectAt(dosage, 'timing'));
+  const text = textAt(dosage, 'text') ?? textAt(dosage, 'patientInstruction');
+  // 'as needed' alone (a C-CDA precondition, c-cda-prepare.ts) says when, not how often: the timing too.
+  const directions = (text?.startsWith('as needed') && timing ? `${timing} ${text}` : (text ?? timing)) ?? '';
   const reading = directions ? doseTimesFromDirections(directions) : undefined;
   const ownTimes = timesOfDay(objectAt(dosage, 'timing'));
   const label = readPrescriptionLabel(named);
