@@ -111,9 +111,10 @@ describe('the HL7 example documents', () => {
     });
     // The file gives no interpretation; 123 is below its own range of 150-350.
     expect(cbc?.results.find((row) => row.code === '777-3')).toMatchObject({ value: '123', flag: 'L' });
+    // The document dates this vaccine November 1999 ('199911'): a month, never a made-up 1st of January.
     expect(found.immunizations).toContainEqual({
       vaccine: 'influenza virus vaccine, unspecified formulation',
-      date: '1999-01-01',
+      date: '1999-11',
     });
     expect(found.vitals).toContainEqual({
       kind: 'blood_pressure',

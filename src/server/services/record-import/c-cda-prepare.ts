@@ -1,3 +1,4 @@
+import { PARTIAL_DATE_MARK } from './fhir-common';
 import { isObject, listAt, objectAt, textAt, type Json } from './json';
 
 // What Medplum's C-CDA converter gets wrong in ways that matter to a person, put right in the parsed
@@ -11,6 +12,9 @@ import { isObject, listAt, objectAt, textAt, type Json } from './json';
 //   very thing it denies. They are left out and counted.
 // - A concern (an allergy or problem act) that holds several observations: the converter keeps the first
 //   only. Each observation becomes a concern of its own.
+// - A date given as a year or a month alone ('1999', '199911'): the converter pads it to the 1st of
+//   January, a day the document never said. It is written as the 1st of its month (or year) at a time
+//   with a marked fraction of a second (fhir-common.ts, PARTIAL_DATE_MARK), read back as its precision.
 // - A medicine taken as needed (a precondition: "PRN wheezing"): the converter drops the precondition, and
 //   the medicine would be scheduled round the clock, each dose then counted missed. Its text becomes
 //   'as needed' (and what for), which the converter keeps as the dosage's text and the mapping reads
@@ -102,12 +106,38 @@ function markAsNeeded(section: Json): void {
     }
 }
 
+/** The elements of a statement that hold its time. */
+const TIME_PARTS = new Set(['effectiveTime', 'low', 'high', 'center', 'time']);
+
+/** Marks every year- or month-only time in a section (see PARTIAL_DATE_MARK). */
+function markPartialDates(node: unknown, depth = 0): void {
+  if (depth > 60) return;
+  if (Array.isArray(node)) {
+    for (const item of node) markPartialDates(item, depth + 1);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (TIME_PARTS.has(key))
+      for (const time of Array.isArray(value) ? value : [value]) {
+        const given = textAt(time, '@_value');
+        if (isObject(time) && given && /^\d{4}(\d{2})?$/.test(given))
+          (time as Mutable)['@_value'] =
+            given.length === 4
+              ? `${given}0101000000${PARTIAL_DATE_MARK.year}`
+              : `${given}01000000${PARTIAL_DATE_MARK.month}`;
+      }
+    markPartialDates(value, depth + 1);
+  }
+}
+
 /** Puts the document right for the converter; answers how many entries stated an absence (left out). */
 export function prepareForConverter(ccda: Json): { negated: number } {
   let absent = 0;
   for (const section of sectionsOf(ccda)) {
     unwrapMedications(section);
     markAsNeeded(section);
+    markPartialDates(section);
     const kept: Json[] = [];
     for (const entry of listAt(section, 'entry')) {
       if (!isObject(entry)) continue;

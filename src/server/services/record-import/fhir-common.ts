@@ -67,10 +67,23 @@ export function codeIn(concept: unknown, system: string): string | undefined {
 export const codesOf = (concept: unknown): string[] =>
   listAt(concept, 'coding').flatMap((coding) => textAt(coding, 'code') ?? []);
 
+/**
+ * A C-CDA date the document gives as a month or a year alone: the converter would pad it to the 1st of
+ * January, so c-cda-prepare.ts writes it with these fractions of a second, which no real time carries,
+ * and they are read back here as the precision the document gave.
+ */
+export const PARTIAL_DATE_MARK = { month: '.001', year: '.002' } as const;
+
 /** A date as a history entry keeps it (YYYY, YYYY-MM or YYYY-MM-DD, real and not in the future), or null. */
 export function partialDateOf(dateTime: string | undefined): string | null {
   const match = dateTime ? /^\d{4}(?:-\d{2}(?:-\d{2})?)?/.exec(dateTime) : null;
-  return match && partialDateSchema.safeParse(match[0]).success ? match[0] : null;
+  if (!match || !dateTime) return null;
+  const precise = dateTime.endsWith(`T00:00:00${PARTIAL_DATE_MARK.year}`)
+    ? match[0].slice(0, 4)
+    : dateTime.endsWith(`T00:00:00${PARTIAL_DATE_MARK.month}`)
+      ? match[0].slice(0, 7)
+      : match[0];
+  return partialDateSchema.safeParse(precise).success ? precise : null;
 }
 
 /** YYYY-MM-DD of a full date, as written in the file (the date where it happened), or null. */
