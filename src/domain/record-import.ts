@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zoneNameSchema } from './dates';
 import { labResultSchema } from './lab-results';
 import { ALLERGY_SEVERITIES, CONDITION_STATUSES } from './medical-history-fields';
 import { PRESCRIPTION_FORMS, PRESCRIPTION_STATUSES } from './prescriptions';
@@ -37,6 +38,7 @@ export const IMPORT_MESSAGES = {
     'This C-CDA document could not be read: a part of it is not as the standard describes. Nothing was imported.',
   fhirNotR4: 'This FHIR file is not a Bundle or a resource of FHIR R4.',
   patientInvalid: 'Choose a valid patient.',
+  zoneInvalid: 'zone must be a time zone name such as America/New_York.',
   tooMuchToRead:
     'This file holds more than Kincare can read at once. Export a shorter period, or one kind of record at a time.',
   busy: 'Kincare is reading other files right now. Please try again in a minute.',
@@ -161,4 +163,6 @@ export const importPreviewResponseSchema = z.object({
 
 export const importPreviewQuerySchema = z.object({
   patient: z.uuid({ error: IMPORT_MESSAGES.patientInvalid }).optional(),
+  /** The patient's time zone (IANA), for the days of a FHIR file's UTC instants. */
+  zone: zoneNameSchema(IMPORT_MESSAGES.zoneInvalid).optional(),
 });

@@ -38,7 +38,7 @@ export class ImportError extends Error {
 /** The server's reading of the file, for the patient (a caregiver names them). */
 export async function previewRecordFile(
   file: Blob,
-  options: { patientId?: string | undefined; online?: () => boolean } = {},
+  options: { patientId?: string | undefined; zone?: string | undefined; online?: () => boolean } = {},
 ): Promise<ImportPreview> {
   if (!(options.online ?? (() => navigator.onLine))()) throw new ImportError(IMPORT_DEVICE_MESSAGES.offline);
   const form = new FormData();
@@ -46,7 +46,10 @@ export async function previewRecordFile(
   let data: unknown;
   try {
     const response = await http.post('/import/preview', form, {
-      params: options.patientId ? { patient: options.patientId } : {},
+      params: {
+        ...(options.patientId ? { patient: options.patientId } : {}),
+        ...(options.zone ? { zone: options.zone } : {}),
+      },
       timeout: 120_000,
       // The screen shows the reason beside the file; a toast would say it twice.
       quiet: true,

@@ -605,6 +605,23 @@ describe('what portals really write', () => {
     ]);
   });
 
+  it('dates a UTC result by the patient’s day, which the device names', async () => {
+    const evening = bundleOf(
+      lab('late', {
+        code: { text: 'Glucose' },
+        valueQuantity: { value: 90 },
+        effectiveDateTime: '2026-03-03T02:30:00Z',
+      }),
+    );
+    const inNewYork = await previewOf(patient, evening, '?zone=America/New_York');
+    expect(inNewYork.lab_reports[0]?.report_date).toBe('2026-03-02');
+    const inTokyo = await previewOf(patient, evening, '?zone=Asia/Tokyo');
+    expect(inTokyo.lab_reports[0]?.report_date).toBe('2026-03-03');
+    const badZone = await preview(patient, evening, '?zone=Mars/Olympus');
+    expect(badZone.statusCode).toBe(400);
+    expect(badZone.json<{ message: string }>().message).toBe(IMPORT_MESSAGES.zoneInvalid);
+  });
+
   it('refuses a file that holds more than one person’s records', async () => {
     const answer = await preview(
       patient,

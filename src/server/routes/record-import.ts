@@ -117,7 +117,11 @@ export const recordImportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (part.file.truncated) throw new HttpError(413, IMPORT_MESSAGES.tooLarge);
       if (bytes.length === 0) throw new HttpError(400, IMPORT_MESSAGES.fileMissing);
       // Read in a sandbox process (services/record-import/reader.ts), not in this one.
-      const found = await app.recordReader.read(new Uint8Array(bytes), request.auth.userId);
+      const found = await app.recordReader.read(
+        new Uint8Array(bytes),
+        request.auth.userId,
+        request.query.zone,
+      );
       const name = await patientName(app.db, patientId);
       const preview: ImportPreview = {
         ...found,

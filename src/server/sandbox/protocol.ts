@@ -43,7 +43,7 @@ export type ReadDocumentAnswer = {
 export type HeicToJpegInput = { bytes: Uint8Array; quality: number };
 export type HeicToJpegAnswer = { jpeg: Uint8Array };
 
-export type ReadRecordFileInput = { bytes: Uint8Array };
+export type ReadRecordFileInput = { bytes: Uint8Array; zone?: string | undefined };
 /** What the file holds, or why it was refused (a sentence for the person: the file's fault, not the sandbox's). */
 export type ReadRecordFileAnswer =
   { found: PreviewFound } | { refused: { status: RecordFileRefusalStatus; message: string } };

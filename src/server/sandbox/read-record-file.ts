@@ -13,7 +13,7 @@ const MAX_ANSWER_CHARACTERS = 16 * 1024 * 1024;
 
 export async function readRecordFileTask(input: ReadRecordFileInput): Promise<ReadRecordFileAnswer> {
   try {
-    const found = await readRecordFile(input.bytes);
+    const found = await readRecordFile(input.bytes, input.zone);
     // Whatever a file's references multiply, the server's own process never receives more than this.
     if (JSON.stringify(found).length > MAX_ANSWER_CHARACTERS)
       return { refused: { status: 413, message: IMPORT_MESSAGES.tooMuchToRead } };

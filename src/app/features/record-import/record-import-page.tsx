@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { IMPORT_KINDS, type ImportKind, type ImportPreview } from '../../../domain/record-import';
 import { alreadyKnown } from '../../../domain/record-import-matching';
+import { patientTimeZoneOf } from '../../../local/appointment-reads';
 import { hasUserDb, userDb } from '../../../local/db';
 import {
   addImported,
@@ -77,6 +78,8 @@ export function RecordImportPage({ patientId, patientName, caregiverId }: Props)
     try {
       const found = await previewRecordFile(file, {
         patientId: caregiverId ? (patientId ?? undefined) : undefined,
+        // The patient's zone: a file's UTC times are dated as the patient lived them.
+        zone: patientId && hasUserDb() ? await patientTimeZoneOf(userDb(), patientId) : undefined,
       });
       const records = patientId && hasUserDb() ? await knownRecordsOf(userDb(), patientId) : null;
       const marked = records ? alreadyKnown(found, records) : null;

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { partialDateSchema } from '../../../domain/medical-history-fields';
 import { listAt, objectAt, textAt, type Json } from './json';
 
@@ -7,11 +8,19 @@ import { listAt, objectAt, textAt, type Json } from './json';
 export const LOINC = 'http://loinc.org';
 export const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 
-/** Resolves a reference (`Type/id`, `urn:uuid:...`, `#contained`) to a resource of the file. */
+/**
+ * Resolves a reference (`Type/id`, `urn:uuid:...`, `#contained`) to a resource of the file, and reads the
+ * file's days (`dayOf`) in the patient's zone where the file gives UTC instants.
+ */
 export class ResourceIndex {
   private readonly byKey = new Map<string, Json>();
 
-  constructor(resources: readonly Json[], fullUrls: readonly (string | undefined)[] = []) {
+  constructor(
+    resources: readonly Json[],
+    fullUrls: readonly (string | undefined)[] = [],
+    /** The patient's zone, for a FHIR file's UTC instants; none for a C-CDA document (see dayIn). */
+    private readonly zone?: string,
+  ) {
     resources.forEach((resource, index) => {
       const type = textAt(resource, 'resourceType');
       const id = textAt(resource, 'id');
@@ -28,6 +37,11 @@ export class ResourceIndex {
     if (target.startsWith('#'))
       return listAt(within, 'contained').find((inner) => textAt(inner, 'id') === target.slice(1));
     return this.byKey.get(target) ?? this.byKey.get(target.split('/').slice(-2).join('/'));
+  }
+
+  /** The day of a date or time as the patient lived it (dayIn). */
+  dayOf(dateTime: string | undefined): string | null {
+    return dayIn(dateTime, this.zone);
   }
 
   /** The resources these references name, those that resolve, each once. */
@@ -90,6 +104,20 @@ export function partialDateOf(dateTime: string | undefined): string | null {
 export function dayOf(dateTime: string | undefined): string | null {
   const day = partialDateOf(dateTime);
   return day && day.length === 10 ? day : null;
+}
+
+/**
+ * The day of a date or time where it happened. A time with its own offset is that place's day, as written;
+ * a UTC instant (many FHIR servers write every time so) is the day in the patient's zone: a 9 pm draw in
+ * New York written '...T02:00:00Z' was that evening's, not the next day's. (A C-CDA document's date alone
+ * reaches here as midnight UTC, so no zone is given for those.)
+ */
+export function dayIn(dateTime: string | undefined, zone: string | undefined): string | null {
+  if (zone && dateTime && /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|\+00:00)$/.test(dateTime)) {
+    const local = DateTime.fromISO(dateTime, { setZone: true }).setZone(zone);
+    if (local.isValid) return dayOf(local.toISODate() ?? undefined);
+  }
+  return dayOf(dateTime);
 }
 
 export const statusIs = (resource: Json, ...statuses: string[]) =>

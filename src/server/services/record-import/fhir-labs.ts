@@ -5,7 +5,6 @@ import {
   codeIn,
   codesOf,
   conceptText,
-  dayOf,
   effectiveOf,
   enteredInError,
   isLab,
@@ -119,7 +118,8 @@ export function readLabReports(
       if (row) rows.push(row);
       else unread += 1;
     }
-    const day = dayOf(when) ?? members.map((member) => dayOf(effectiveOf(member))).find(Boolean) ?? null;
+    const day =
+      index.dayOf(when) ?? members.map((member) => index.dayOf(effectiveOf(member))).find(Boolean) ?? null;
     if (rows.length === 0 || !day) {
       unread += rows.length;
       return;
@@ -168,7 +168,7 @@ export function readLabReports(
     if (!isLab(observation) || grouped.has(observation) || listAt(observation, 'hasMember').length > 0)
       continue;
     if (enteredInError(observation)) continue;
-    const day = dayOf(effectiveOf(observation)) ?? '';
+    const day = index.dayOf(effectiveOf(observation)) ?? '';
     byDay.set(day, [...(byDay.get(day) ?? []), observation]);
   }
   for (const [day, members] of byDay) addGroup(undefined, members, null, day || undefined);

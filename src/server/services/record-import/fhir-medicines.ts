@@ -2,7 +2,7 @@ import { doseTimesFromDirections } from '../../../domain/directions';
 import { readPrescriptionLabel } from '../../../domain/prescription-label';
 import type { PrescriptionForm, PrescriptionStatus } from '../../../domain/prescriptions';
 import type { ImportedPrescription } from '../../../domain/record-import';
-import { codeIn, conceptText, dayOf, RXNORM, statusIs, type ResourceIndex } from './fhir-common';
+import { codeIn, conceptText, RXNORM, statusIs, type ResourceIndex } from './fhir-common';
 import { listAt, numberAt, objectAt, textAt, type Json } from './json';
 
 // A MedicationRequest or MedicationStatement as a Kincare prescription: the medicine's name, strength and
@@ -111,9 +111,9 @@ export function readMedication(
   const validity = objectAt(objectAt(resource, 'dispenseRequest'), 'validityPeriod');
   const period = objectAt(resource, 'effectivePeriod') ?? validity;
   const start =
-    dayOf(textAt(period, 'start')) ??
-    dayOf(textAt(resource, 'effectiveDateTime')) ??
-    dayOf(textAt(resource, 'authoredOn'));
+    index.dayOf(textAt(period, 'start')) ??
+    index.dayOf(textAt(resource, 'effectiveDateTime')) ??
+    index.dayOf(textAt(resource, 'authoredOn'));
   return {
     // The label reader splits 'Atenolol 25 MG Oral Tablet' into name and strength; when it finds no
     // strength its name may have lost words, so the file's name is kept whole.
@@ -127,7 +127,7 @@ export function readMedication(
       objectAt(dosage, 'asNeededCodeableConcept') !== undefined ||
       dosage?.asNeededBoolean === true,
     start_date: start,
-    end_date: period === validity && format === 'fhir' ? null : dayOf(textAt(period, 'end')),
+    end_date: period === validity && format === 'fhir' ? null : index.dayOf(textAt(period, 'end')),
     status: MEDICATION_STATUS[textAt(resource, 'status') ?? ''] ?? 'active',
     rxnorm: codeIn(concept, RXNORM) ?? null,
   };

@@ -123,7 +123,7 @@ function fhirRoot(json: string): unknown {
   }
 }
 
-function readFhir(json: string): PreviewFound {
+function readFhir(json: string, zone: string | undefined): PreviewFound {
   const root = fhirRoot(json);
   if (!isObject(root) || typeof root.resourceType !== 'string' || !/^[A-Z][A-Za-z]+$/.test(root.resourceType))
     throw new RecordFileRefusal(400, M.notRecognised);
@@ -131,14 +131,17 @@ function readFhir(json: string): PreviewFound {
   // shows itself by its shapes. What matters here: DSTU2's MedicationOrder is not R4.
   if (root.resourceType === 'MedicationOrder') throw new RecordFileRefusal(400, M.fhirNotR4);
   const { resources, fullUrls } = resourcesOf(root);
-  return previewFromFhir('fhir', resources, new ResourceIndex(resources, fullUrls), root);
+  return previewFromFhir('fhir', resources, new ResourceIndex(resources, fullUrls, zone), root);
 }
 
-/** What a record file holds, in Kincare's shapes; a RecordFileRefusal with a plain sentence when it cannot be read. */
-export async function readRecordFile(bytes: Uint8Array): Promise<PreviewFound> {
+/**
+ * What a record file holds, in Kincare's shapes; a RecordFileRefusal with a plain sentence when it cannot
+ * be read. `zone`: the patient's, for the days of a FHIR file's UTC instants.
+ */
+export async function readRecordFile(bytes: Uint8Array, zone?: string): Promise<PreviewFound> {
   const text = textOf(bytes).replace(/^\uFEFF/, '');
   const start = text.trimStart().charAt(0);
   if (start === '<') return readCcda(text);
-  if (start === '{') return readFhir(text);
+  if (start === '{') return readFhir(text, zone);
   throw new RecordFileRefusal(400, M.notRecognised);
 }

@@ -15,7 +15,7 @@ const WAITING_IN_ALL = 20;
 
 export type RecordReader = {
   /** What the file holds; an HttpError with a sentence for the person when it cannot be read. */
-  read(bytes: Uint8Array, account: string): Promise<PreviewFound>;
+  read(bytes: Uint8Array, account: string, zone?: string): Promise<PreviewFound>;
   processIds(): number[];
   close(): Promise<void>;
 };
@@ -33,10 +33,15 @@ export function createRecordReader(options: { memoryMb: number }): RecordReader 
       warmUp: ['read-record-file'],
     }));
   return {
-    async read(bytes, account) {
+    async read(bytes, account, zone) {
       let answer;
       try {
-        answer = await sandboxOf().run(account, 'read-record-file', { bytes }, { timeoutMs: TIMEOUT_MS });
+        answer = await sandboxOf().run(
+          account,
+          'read-record-file',
+          { bytes, zone },
+          { timeoutMs: TIMEOUT_MS },
+        );
       } catch (error) {
         if (!(error instanceof SandboxFailure)) throw error;
         if (error.reason === 'busy' || error.reason === 'closed') {
