@@ -553,8 +553,15 @@ describe('what portals really write', () => {
           dispenseRequest: { validityPeriod: { start: '2026-01-05', end: '2027-01-05' } },
         },
         { resourceType: 'OperationOutcome', issue: [{ severity: 'information' }] },
+        {
+          resourceType: 'DiagnosticReport',
+          status: 'final',
+          code: { text: 'Chest X-ray' },
+          conclusion: 'Clear.',
+        },
       ),
     );
+    expect(found.skipped).toContainEqual({ what: 'Reports in words only (imaging, pathology)', count: 1 });
     expect(found.allergies).toEqual([{ substance: 'Shellfish', reaction: '', severity: null }]);
     expect(found.prescriptions).toEqual([
       expect.objectContaining({

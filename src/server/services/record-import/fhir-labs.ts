@@ -105,10 +105,12 @@ export function readLabRow(observation: Json): LabResult | null {
 export function readLabReports(
   resources: readonly Json[],
   index: ResourceIndex,
-): { reports: ImportedLabReport[]; unread: number } {
+): { reports: ImportedLabReport[]; unread: number; withoutResults: number } {
   const reports: ImportedLabReport[] = [];
   const grouped = new Set<Json>();
   let unread = 0;
+  /** Reports that name no result (imaging, pathology: a conclusion in words), counted, not kept. */
+  let withoutResults = 0;
   const addGroup = (title: string | undefined, members: Json[], doctor: string | null, when?: string) => {
     const rows: LabResult[] = [];
     for (const member of members) {
@@ -138,6 +140,10 @@ export function readLabReports(
   for (const report of resources.filter((resource) => resource.resourceType === 'DiagnosticReport')) {
     if (enteredInError(report)) continue;
     const members = index.resolveAll(listAt(report, 'result'), report);
+    if (members.length === 0) {
+      withoutResults += 1;
+      continue;
+    }
     const doctor = practitionerName(
       index,
       listAt(report, 'resultsInterpreter')[0] ?? listAt(report, 'performer')[0],
@@ -172,5 +178,5 @@ export function readLabReports(
     byDay.set(day, [...(byDay.get(day) ?? []), observation]);
   }
   for (const [day, members] of byDay) addGroup(undefined, members, null, day || undefined);
-  return { reports, unread };
+  return { reports, unread, withoutResults };
 }

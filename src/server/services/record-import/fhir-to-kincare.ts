@@ -169,11 +169,12 @@ export function previewFromFhir(
     return found.filter((item): item is T => item !== null);
   };
 
-  const { reports, unread } = readLabReports(
+  const { reports, unread, withoutResults } = readLabReports(
     resources.filter((resource) => !planned.has(resource)),
     index,
   );
   skip('Results without a value (or with one too long to keep)', unread);
+  skip('Reports in words only (imaging, pathology)', withoutResults);
   const vitals = readVitals(of('Observation'));
   for (const [what, count] of vitals.skipped) skip(what, count);
   const otherObservations = of('Observation').filter(
