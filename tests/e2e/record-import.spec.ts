@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { ccdaSamplePath, samplesMissing } from '../fixtures/ccda-samples';
 import { expect, test } from './fixtures';
 import {
   atEachViewport,
@@ -18,8 +18,10 @@ import {
 // scrolling, 44 px targets, at the phone's and the laptop's size.
 
 const PHONE = { width: 390, height: 844 };
-const sample = (name: string) =>
-  fileURLToPath(new URL(`../../../shared/samples/ccda/${name}`, import.meta.url));
+const sample = (name: Parameters<typeof ccdaSamplePath>[0]) => {
+  if (samplesMissing) throw new Error(samplesMissing);
+  return ccdaSamplePath(name);
+};
 const main = (page: Page) => page.locator('main');
 
 async function openImport(page: Page) {
@@ -43,7 +45,7 @@ async function checkScreen(page: Page) {
   });
 }
 
-async function readFile(page: Page, name: string) {
+async function readFile(page: Page, name: Parameters<typeof ccdaSamplePath>[0]) {
   await page.getByLabel('Record file').setInputFiles(sample(name));
   await page.getByRole('button', { name: 'Read file' }).click();
 }

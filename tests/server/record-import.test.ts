@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +8,7 @@ import {
   type ImportPreview,
 } from '../../src/domain/record-import';
 import { records } from '../../src/server/db/schema';
+import { ccdaSamplePath, samplesMissing } from '../fixtures/ccda-samples';
 import { multipartForm, resetDatabase, startTestApp, type TestContext } from './helpers';
 import { as, link, makePerson, type Person } from './fixtures';
 
@@ -16,8 +16,10 @@ import { as, link, makePerson, type Person } from './fixtures';
 // discharge summary, a referral note; read from the shared samples folder, never copied here), FHIR R4
 // files made below, hostile XML and JSON, and who may ask. A preview writes nothing.
 
-const SAMPLES = fileURLToPath(new URL('../../../shared/samples/ccda/', import.meta.url));
-const sample = (name: string) => readFileSync(`${SAMPLES}${name}`);
+const sample = (name: Parameters<typeof ccdaSamplePath>[0]) => {
+  if (samplesMissing) throw new Error(samplesMissing);
+  return readFileSync(ccdaSamplePath(name));
+};
 
 let ctx: TestContext;
 let patient: Person;
