@@ -56,9 +56,16 @@ export function SignIns() {
     }
   };
 
-  const askAboutAll = async () => {
+  const askAboutAll = () => {
     setFailure(null);
-    setConfirmingAll({ unsent: hasUserDb() ? await unsentChangeCount(userDb()) : 0 });
+    // The question opens at once; how many changes are unsent is added when the device's table answers
+    // (a long sync transaction can hold it for seconds, and the tap must not look ignored meanwhile).
+    setConfirmingAll({ unsent: 0 });
+    if (!hasUserDb()) return;
+    void unsentChangeCount(userDb()).then(
+      (unsent) => setConfirmingAll((asking) => (asking ? { unsent } : asking)),
+      () => undefined,
+    );
   };
 
   if (!online) return <p className="text-slate-800">{OFFLINE_SIGN_INS}</p>;
@@ -85,7 +92,7 @@ export function SignIns() {
       )}
       <FormAlert message={failure} className="mt-4" />
       <div className="mt-4">
-        <Button variant="danger" className="min-h-11" onClick={() => void askAboutAll()}>
+        <Button variant="danger" className="min-h-11" onClick={askAboutAll}>
           Sign out of all devices
         </Button>
       </div>
@@ -162,7 +169,9 @@ function SignOutEverywhereDialog({
     try {
       // What this device still has to send goes out first while the session lasts; what cannot stays on
       // the device until this person signs in again.
-      if (unsent > 0) await syncNow();
+      // Counted again here: the question may have opened before the count shown in it arrived.
+      const pending = hasUserDb() ? await unsentChangeCount(userDb()) : unsent;
+      if (pending > 0) await syncNow();
       await signOutEverywhere();
       toast.success('Signed out of all devices.');
       onDone();
