@@ -136,14 +136,40 @@ export async function addImported(
   let added = 0;
   // What the server said this caller may add for this patient: nothing else is written, whatever is ticked.
   const mayAdd = (kind: ImportKind) => preview.may_add[kind];
-  const isNew = async <Kind extends ImportKind>(kind: Kind, item: ImportPreview[Kind][number]) =>
-    !alreadyKnown(only(kind, item), await knownRecordsOf(db, patientId))[kind][0];
+  // The patient's records read once; each item added joins them, so a file listing a thing twice adds it once.
+  const read = await knownRecordsOf(db, patientId);
+  const known = {
+    allergies: [...read.allergies],
+    conditions: [...read.conditions],
+    immunizations: [...read.immunizations],
+    surgeries: [...read.surgeries],
+    prescriptions: [...read.prescriptions],
+    labRows: [...read.labRows],
+    vitals: [...read.vitals],
+  };
+  const remember: { [Kind in ImportKind]: (item: ImportPreview[Kind][number]) => void } = {
+    allergies: (item) => known.allergies.push(item),
+    conditions: (item) => known.conditions.push(item),
+    immunizations: (item) => known.immunizations.push(item),
+    surgeries: (item) => known.surgeries.push(item),
+    prescriptions: (item) => known.prescriptions.push(item),
+    lab_reports: (item) =>
+      known.labRows.push(
+        ...item.results.map((row) => ({ date: item.report_date, name: row.name, code: row.code })),
+      ),
+    vitals: (item) => known.vitals.push(item),
+  };
+  const isNew = <Kind extends ImportKind>(kind: Kind, item: ImportPreview[Kind][number]): boolean => {
+    if (alreadyKnown(only(kind, item), known)[kind][0]) return false;
+    remember[kind](item);
+    return true;
+  };
   const stamp = now.toISOString();
 
   for (const index of mayAdd('allergies') ? choices.allergies : []) {
     const item = preview.allergies[index];
     const severity = item?.severity ?? choices.severities[index];
-    if (!item || !severity || !(await isNew('allergies', item))) continue;
+    if (!item || !severity || !isNew('allergies', item)) continue;
     await saveHistoryEntry(
       db,
       patientId,
@@ -161,7 +187,7 @@ export async function addImported(
   }
   for (const index of mayAdd('conditions') ? choices.conditions : []) {
     const item = preview.conditions[index];
-    if (!item || !(await isNew('conditions', item))) continue;
+    if (!item || !isNew('conditions', item)) continue;
     await saveHistoryEntry(
       db,
       patientId,
@@ -180,7 +206,7 @@ export async function addImported(
   }
   for (const index of mayAdd('immunizations') ? choices.immunizations : []) {
     const item = preview.immunizations[index];
-    if (!item || !(await isNew('immunizations', item))) continue;
+    if (!item || !isNew('immunizations', item)) continue;
     await saveHistoryEntry(
       db,
       patientId,
@@ -192,7 +218,7 @@ export async function addImported(
   }
   for (const index of mayAdd('surgeries') ? choices.surgeries : []) {
     const item = preview.surgeries[index];
-    if (!item || !(await isNew('surgeries', item))) continue;
+    if (!item || !isNew('surgeries', item)) continue;
     await saveHistoryEntry(
       db,
       patientId,
@@ -213,7 +239,7 @@ export async function addImported(
     for (const index of choices.prescriptions) {
       const item = preview.prescriptions[index];
       const start = item?.start_date ?? choices.startDates[index];
-      if (!item || !start || !(await isNew('prescriptions', item))) continue;
+      if (!item || !start || !isNew('prescriptions', item)) continue;
       await addPrescription(
         db,
         {
@@ -246,7 +272,7 @@ export async function addImported(
   }
   for (const index of mayAdd('lab_reports') ? choices.lab_reports : []) {
     const item = preview.lab_reports[index];
-    if (!item || !(await isNew('lab_reports', item))) continue;
+    if (!item || !isNew('lab_reports', item)) continue;
     const pdf = await importedReportPdf(item, sourceNote);
     await addLabReport(
       db,
@@ -273,7 +299,7 @@ export async function addImported(
   }
   for (const index of mayAdd('vitals') ? choices.vitals : []) {
     const item = preview.vitals[index];
-    if (!item || !(await isNew('vitals', item))) continue;
+    if (!item || !isNew('vitals', item)) continue;
     await addRecord(
       db,
       'vitals',
