@@ -21,6 +21,7 @@ import { medicalHistoryRoutes } from './api-routes-medical-history';
 import { fitbitRoutes } from './api-routes-fitbit';
 import { declaredRecordRoutes } from './api-routes-declared';
 import { importRoutes } from './api-routes-import';
+import { exportRoutes } from './api-routes-export';
 
 export type {
   ApiRoute,
@@ -48,6 +49,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...fitbitRoutes,
   ...declaredRecordRoutes,
   ...importRoutes,
+  ...exportRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

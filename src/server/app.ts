@@ -32,6 +32,7 @@ import { billingRoutes } from './routes/billing';
 import { checkInRoutes } from './routes/check-in';
 import { weatherRoutes } from './routes/weather';
 import { recordImportRoutes } from './routes/record-import';
+import { patientSummaryRoutes } from './routes/patient-summary';
 import { medicalHistoryRoutes } from './routes/medical-history';
 import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
@@ -147,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(medicalHistoryRoutes, { prefix: '/medical-history' });
         await signedIn.register(fitbitRoutes, { prefix: '/fitbit' });
         await signedIn.register(recordImportRoutes, { prefix: '/import' });
+        await signedIn.register(patientSummaryRoutes, { prefix: '/export' });
         // The synced resources' mutations by REST, made from their declarations, and the reads of those
         // served from their declaration alone (src/server/resources.ts).
         for (const key of SYNCED_RESOURCES) {

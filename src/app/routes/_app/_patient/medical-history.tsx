@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { lazyPart } from '../../../ui/lazy-part';
 import { createFileRoute } from '@tanstack/react-router';
 import { ImportRecordsLink } from '../../../features/record-import/import-link';
+import { SummaryDownload } from '../../../features/patient-summary/summary-download';
 import { MedicalHistoryPage } from '../../../features/medical-history/medical-history-page';
 import { useProfile } from '../../../shell/use-session';
 
@@ -22,8 +23,12 @@ export const Route = createFileRoute('/_app/_patient/medical-history')({
         patientId={patientId}
         editable
         actions={
-          // A portal's record file adds to the history, and to the medicines, results and vitals.
-          <ImportRecordsLink to="/medical-history/import" />
+          // Records in from a portal's file (the history, medicines, results and vitals), and out as a
+          // summary file for a doctor.
+          <div className="flex flex-wrap items-start gap-4">
+            <ImportRecordsLink to="/medical-history/import" />
+            <SummaryDownload patientId={patientId} />
+          </div>
         }
         after={
           patientId ? (

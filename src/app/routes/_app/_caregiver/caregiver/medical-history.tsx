@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { lazyPart } from '../../../../ui/lazy-part';
 import { createFileRoute } from '@tanstack/react-router';
 import { ImportRecordsLink } from '../../../../features/record-import/import-link';
+import { SummaryDownload } from '../../../../features/patient-summary/summary-download';
 import { useCaregiverPermissions } from '../../../../shell/use-caregiver-permissions';
 import { MedicalHistoryPage } from '../../../../features/medical-history/medical-history-page';
 import { useSelectedPatientId } from '../../../../shell/use-selected-patient';
@@ -28,7 +29,15 @@ export const Route = createFileRoute('/_app/_caregiver/caregiver/medical-history
       <MedicalHistoryPage
         patientId={patientId}
         editable={false}
-        actions={mayImport && patientId ? <ImportRecordsLink to="/caregiver/import" /> : null}
+        actions={
+          patientId ? (
+            // The summary holds what this caregiver may read of the patient's records.
+            <div className="flex flex-wrap items-start gap-4">
+              {mayImport ? <ImportRecordsLink to="/caregiver/import" /> : null}
+              <SummaryDownload patientId={patientId} />
+            </div>
+          ) : null
+        }
         after={
           patientId ? (
             <Suspense fallback={null}>
