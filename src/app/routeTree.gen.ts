@@ -30,6 +30,7 @@ import { Route as AppPatientDashboardRouteImport } from './routes/_app/_patient/
 import { Route as AppPatientDoctorsRouteImport } from './routes/_app/_patient/doctors'
 import { Route as AppPatientLabReportRouteImport } from './routes/_app/_patient/lab-report'
 import { Route as AppPatientMedicalHistoryRouteImport } from './routes/_app/_patient/medical-history'
+import { Route as AppPatientMedicalIdRouteImport } from './routes/_app/_patient/medical-id'
 import { Route as AppPatientPermissionRequestRouteImport } from './routes/_app/_patient/permission-request'
 import { Route as AppPatientPharmaciesRouteImport } from './routes/_app/_patient/pharmacies'
 import { Route as AppPatientPrescriptionsRouteImport } from './routes/_app/_patient/prescriptions'
@@ -155,6 +156,11 @@ const AppPatientMedicalHistoryRoute =
     path: '/medical-history',
     getParentRoute: () => AppPatientRoute,
   } as any)
+const AppPatientMedicalIdRoute = AppPatientMedicalIdRouteImport.update({
+  id: '/medical-id',
+  path: '/medical-id',
+  getParentRoute: () => AppPatientRoute,
+} as any)
 const AppPatientPermissionRequestRoute =
   AppPatientPermissionRequestRouteImport.update({
     id: '/permission-request',
@@ -295,6 +301,7 @@ export interface FileRoutesByFullPath {
   '/doctors': typeof AppPatientDoctorsRoute
   '/lab-report': typeof AppPatientLabReportRoute
   '/medical-history': typeof AppPatientMedicalHistoryRoute
+  '/medical-id': typeof AppPatientMedicalIdRoute
   '/permission-request': typeof AppPatientPermissionRequestRoute
   '/pharmacies': typeof AppPatientPharmaciesRoute
   '/prescriptions': typeof AppPatientPrescriptionsRoute
@@ -336,6 +343,7 @@ export interface FileRoutesByTo {
   '/doctors': typeof AppPatientDoctorsRoute
   '/lab-report': typeof AppPatientLabReportRoute
   '/medical-history': typeof AppPatientMedicalHistoryRoute
+  '/medical-id': typeof AppPatientMedicalIdRoute
   '/permission-request': typeof AppPatientPermissionRequestRoute
   '/pharmacies': typeof AppPatientPharmaciesRoute
   '/prescriptions': typeof AppPatientPrescriptionsRoute
@@ -381,6 +389,7 @@ export interface FileRoutesById {
   '/_app/_patient/doctors': typeof AppPatientDoctorsRoute
   '/_app/_patient/lab-report': typeof AppPatientLabReportRoute
   '/_app/_patient/medical-history': typeof AppPatientMedicalHistoryRoute
+  '/_app/_patient/medical-id': typeof AppPatientMedicalIdRoute
   '/_app/_patient/permission-request': typeof AppPatientPermissionRequestRoute
   '/_app/_patient/pharmacies': typeof AppPatientPharmaciesRoute
   '/_app/_patient/prescriptions': typeof AppPatientPrescriptionsRoute
@@ -424,6 +433,7 @@ export interface FileRouteTypes {
     | '/doctors'
     | '/lab-report'
     | '/medical-history'
+    | '/medical-id'
     | '/permission-request'
     | '/pharmacies'
     | '/prescriptions'
@@ -465,6 +475,7 @@ export interface FileRouteTypes {
     | '/doctors'
     | '/lab-report'
     | '/medical-history'
+    | '/medical-id'
     | '/permission-request'
     | '/pharmacies'
     | '/prescriptions'
@@ -509,6 +520,7 @@ export interface FileRouteTypes {
     | '/_app/_patient/doctors'
     | '/_app/_patient/lab-report'
     | '/_app/_patient/medical-history'
+    | '/_app/_patient/medical-id'
     | '/_app/_patient/permission-request'
     | '/_app/_patient/pharmacies'
     | '/_app/_patient/prescriptions'
@@ -695,6 +707,13 @@ declare module '@tanstack/react-router' {
       path: '/medical-history'
       fullPath: '/medical-history'
       preLoaderRoute: typeof AppPatientMedicalHistoryRouteImport
+      parentRoute: typeof AppPatientRoute
+    }
+    '/_app/_patient/medical-id': {
+      id: '/_app/_patient/medical-id'
+      path: '/medical-id'
+      fullPath: '/medical-id'
+      preLoaderRoute: typeof AppPatientMedicalIdRouteImport
       parentRoute: typeof AppPatientRoute
     }
     '/_app/_patient/permission-request': {
@@ -892,6 +911,7 @@ interface AppPatientRouteChildren {
   AppPatientDoctorsRoute: typeof AppPatientDoctorsRoute
   AppPatientLabReportRoute: typeof AppPatientLabReportRoute
   AppPatientMedicalHistoryRoute: typeof AppPatientMedicalHistoryRoute
+  AppPatientMedicalIdRoute: typeof AppPatientMedicalIdRoute
   AppPatientPermissionRequestRoute: typeof AppPatientPermissionRequestRoute
   AppPatientPharmaciesRoute: typeof AppPatientPharmaciesRoute
   AppPatientPrescriptionsRoute: typeof AppPatientPrescriptionsRoute
@@ -909,6 +929,7 @@ const AppPatientRouteChildren: AppPatientRouteChildren = {
   AppPatientDoctorsRoute: AppPatientDoctorsRoute,
   AppPatientLabReportRoute: AppPatientLabReportRoute,
   AppPatientMedicalHistoryRoute: AppPatientMedicalHistoryRoute,
+  AppPatientMedicalIdRoute: AppPatientMedicalIdRoute,
   AppPatientPermissionRequestRoute: AppPatientPermissionRequestRoute,
   AppPatientPharmaciesRoute: AppPatientPharmaciesRoute,
   AppPatientPrescriptionsRoute: AppPatientPrescriptionsRoute,

@@ -121,6 +121,7 @@ test('a patient: every screen of the menu fits a 360 px phone', async ({ page, r
     ['/lab-report', 'Lab Report History'],
     ['/medical-history', 'Medical History'],
     ['/medical-history/import', 'Import records'],
+    ['/medical-id', 'Medical ID'],
     ['/vitals', 'Vitals'],
     ['/subscription', 'Subscription Plans'],
     ['/profile', 'Profile'],

@@ -19,6 +19,7 @@ const PATIENT_SCREENS = [
   '/permission-request',
   '/medical-history',
   '/medical-history/import',
+  '/medical-id',
   '/vitals',
   '/subscription',
   '/profile',

@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { randomUUID } from 'node:crypto';
-import { medicalHistoryId } from '../../src/domain/medical-history';
 import type { PatientSummary } from '../../src/domain/patient-summary';
 import { expect, test } from './fixtures';
+import { seedRecords } from './records';
 import {
   atEachViewport,
-  bearer,
   expectNoAxeViolations,
   expectNoHorizontalOverflow,
   expectTapTargets,
@@ -19,62 +17,6 @@ import {
 // Each state: axe, no sideways scrolling, 44 px targets, at the phone's and the laptop's size.
 
 const PHONE = { width: 390, height: 844 };
-
-/** A medicine, an allergy and a blood pressure reading of the patient's, sent as a device sends them. */
-async function seedRecords(request: APIRequestContext, token: string, patientId: string) {
-  const change = (resource: string, payload: object, id: string = randomUUID()) => ({
-    idempotency_key: randomUUID(),
-    resource,
-    op: 'create',
-    id,
-    payload: { ...payload, patient_id: patientId },
-  });
-  const response = await request.post('/api/sync/push', {
-    headers: bearer(token),
-    data: {
-      changes: [
-        change('prescriptions', {
-          medicine_name: 'Metformin',
-          strength: '500 mg',
-          form: 'tablet',
-          directions: 'Take 1 tablet twice a day with meals',
-          doctor_id: null,
-          pharmacy_id: null,
-          quantity: null,
-          refills: null,
-          start_date: '2025-01-10',
-          end_date: null,
-          times: ['08:00', '20:00'],
-          as_needed: false,
-          status: 'active',
-          notes: '',
-          attachment_key: null,
-          time_zone: 'America/New_York',
-          reminders: false,
-          alert_after_minutes: 60,
-          alert_caregivers: [],
-        }),
-        change(
-          'medical_history',
-          {
-            allergies: [{ id: randomUUID(), substance: 'Penicillin', reaction: 'Hives', severity: 'severe' }],
-          },
-          await medicalHistoryId(patientId),
-        ),
-        change('vitals', {
-          kind: 'blood_pressure',
-          unit: 'mmHg',
-          systolic: 128,
-          diastolic: 82,
-          measured_at: '2026-11-20T08:00:00.000-05:00',
-        }),
-      ],
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  const { results } = (await response.json()) as { results: { status: number }[] };
-  expect(results.map(({ status }) => status < 300)).toEqual([true, true, true]);
-}
 
 /** The patient's records on the server, then Medical History opened on `page` once they have synced. */
 async function openHistoryWithRecords(page: Page, request: APIRequestContext, patient: Account) {

@@ -1,6 +1,6 @@
 import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
+import { BadgeAlert, CalendarClock, Pill, RefreshCw } from 'lucide-react';
 import { formatDateTime, relativeTime } from '../../../domain/date-display';
 import type { Permission } from '../../../domain/permissions';
 import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
@@ -99,6 +99,16 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
       >
         Dashboard
       </PageTitle>
+      {caregiver ? null : (
+        // One tap from Home: what a first responder needs, offline (features/medical-id).
+        <Link
+          to="/medical-id"
+          className="mb-4 inline-flex min-h-11 items-center gap-2 rounded-control border border-border-strong bg-surface px-4 py-2 font-semibold text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+        >
+          <BadgeAlert aria-hidden="true" className="h-5 w-5 text-danger" />
+          Medical ID
+        </Link>
+      )}
       {caregiver && !selected ? (
         <div
           className="mb-4 rounded-card bg-primary-soft p-4 text-primary-strong"

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { medicalHistoryId } from '../../src/domain/medical-history';
+import { bearer } from './support';
+
+// A few records of a patient's, sent through the API as a device sends them, for the browser tests of
+// screens that show what a patient has (the summary, the medical ID): a medicine, a severe allergy, a
+// condition and a blood pressure reading.
+
+/** The records, sent by the patient's token as their device would send them. */
+export async function seedRecords(request: APIRequestContext, token: string, patientId: string) {
+  const change = (resource: string, payload: object, id: string = randomUUID()) => ({
+    idempotency_key: randomUUID(),
+    resource,
+    op: 'create',
+    id,
+    payload: { ...payload, patient_id: patientId },
+  });
+  const response = await request.post('/api/sync/push', {
+    headers: bearer(token),
+    data: {
+      changes: [
+        change('prescriptions', {
+          medicine_name: 'Metformin',
+          strength: '500 mg',
+          form: 'tablet',
+          directions: 'Take 1 tablet twice a day with meals',
+          doctor_id: null,
+          pharmacy_id: null,
+          quantity: null,
+          refills: null,
+          start_date: '2025-01-10',
+          end_date: null,
+          times: ['08:00', '20:00'],
+          as_needed: false,
+          status: 'active',
+          notes: '',
+          attachment_key: null,
+          time_zone: 'America/New_York',
+          reminders: false,
+          alert_after_minutes: 60,
+          alert_caregivers: [],
+        }),
+        change(
+          'medical_history',
+          {
+            allergies: [{ id: randomUUID(), substance: 'Penicillin', reaction: 'Hives', severity: 'severe' }],
+            conditions: [{ id: randomUUID(), name: 'Asthma', onset: '2010', status: 'active', notes: '' }],
+          },
+          await medicalHistoryId(patientId),
+        ),
+        change('vitals', {
+          kind: 'blood_pressure',
+          unit: 'mmHg',
+          systolic: 128,
+          diastolic: 82,
+          measured_at: '2026-11-20T08:00:00.000-05:00',
+        }),
+      ],
+    },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const { results } = (await response.json()) as { results: { status: number }[] };
+  expect(results.map(({ status }) => status < 300)).toEqual([true, true, true]);
+}
