@@ -36,6 +36,7 @@ import { Route as AppPatientPharmaciesRouteImport } from './routes/_app/_patient
 import { Route as AppPatientPrescriptionsRouteImport } from './routes/_app/_patient/prescriptions'
 import { Route as AppPatientProfileRouteImport } from './routes/_app/_patient/profile'
 import { Route as AppPatientSubscriptionRouteImport } from './routes/_app/_patient/subscription'
+import { Route as AppPatientVisitSummaryRouteImport } from './routes/_app/_patient/visit-summary'
 import { Route as AppPatientVitalsRouteImport } from './routes/_app/_patient/vitals'
 import { Route as InviteRegisterTokenRouteImport } from './routes/invite.register.$token'
 import { Route as AppCaregiverCaregiverAppointmentsRouteImport } from './routes/_app/_caregiver/caregiver/appointments'
@@ -187,6 +188,11 @@ const AppPatientSubscriptionRoute = AppPatientSubscriptionRouteImport.update({
   path: '/subscription',
   getParentRoute: () => AppPatientRoute,
 } as any)
+const AppPatientVisitSummaryRoute = AppPatientVisitSummaryRouteImport.update({
+  id: '/visit-summary',
+  path: '/visit-summary',
+  getParentRoute: () => AppPatientRoute,
+} as any)
 const AppPatientVitalsRoute = AppPatientVitalsRouteImport.update({
   id: '/vitals',
   path: '/vitals',
@@ -307,6 +313,7 @@ export interface FileRoutesByFullPath {
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
   '/subscription': typeof AppPatientSubscriptionRoute
+  '/visit-summary': typeof AppPatientVisitSummaryRoute
   '/vitals': typeof AppPatientVitalsRoute
   '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
@@ -349,6 +356,7 @@ export interface FileRoutesByTo {
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
   '/subscription': typeof AppPatientSubscriptionRoute
+  '/visit-summary': typeof AppPatientVisitSummaryRoute
   '/vitals': typeof AppPatientVitalsRoute
   '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
@@ -395,6 +403,7 @@ export interface FileRoutesById {
   '/_app/_patient/prescriptions': typeof AppPatientPrescriptionsRoute
   '/_app/_patient/profile': typeof AppPatientProfileRoute
   '/_app/_patient/subscription': typeof AppPatientSubscriptionRoute
+  '/_app/_patient/visit-summary': typeof AppPatientVisitSummaryRoute
   '/_app/_patient/vitals': typeof AppPatientVitalsRoute
   '/invite/register/$token': typeof InviteRegisterTokenRoute
   '/_app/_caregiver/caregiver/appointments': typeof AppCaregiverCaregiverAppointmentsRoute
@@ -439,6 +448,7 @@ export interface FileRouteTypes {
     | '/prescriptions'
     | '/profile'
     | '/subscription'
+    | '/visit-summary'
     | '/vitals'
     | '/invite/register/$token'
     | '/caregiver/appointments'
@@ -481,6 +491,7 @@ export interface FileRouteTypes {
     | '/prescriptions'
     | '/profile'
     | '/subscription'
+    | '/visit-summary'
     | '/vitals'
     | '/invite/register/$token'
     | '/caregiver/appointments'
@@ -526,6 +537,7 @@ export interface FileRouteTypes {
     | '/_app/_patient/prescriptions'
     | '/_app/_patient/profile'
     | '/_app/_patient/subscription'
+    | '/_app/_patient/visit-summary'
     | '/_app/_patient/vitals'
     | '/invite/register/$token'
     | '/_app/_caregiver/caregiver/appointments'
@@ -751,6 +763,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppPatientSubscriptionRouteImport
       parentRoute: typeof AppPatientRoute
     }
+    '/_app/_patient/visit-summary': {
+      id: '/_app/_patient/visit-summary'
+      path: '/visit-summary'
+      fullPath: '/visit-summary'
+      preLoaderRoute: typeof AppPatientVisitSummaryRouteImport
+      parentRoute: typeof AppPatientRoute
+    }
     '/_app/_patient/vitals': {
       id: '/_app/_patient/vitals'
       path: '/vitals'
@@ -917,6 +936,7 @@ interface AppPatientRouteChildren {
   AppPatientPrescriptionsRoute: typeof AppPatientPrescriptionsRoute
   AppPatientProfileRoute: typeof AppPatientProfileRoute
   AppPatientSubscriptionRoute: typeof AppPatientSubscriptionRoute
+  AppPatientVisitSummaryRoute: typeof AppPatientVisitSummaryRoute
   AppPatientVitalsRoute: typeof AppPatientVitalsRoute
   AppPatientFitbitCallbackRoute: typeof AppPatientFitbitCallbackRoute
   AppPatientMedicalHistoryImportRoute: typeof AppPatientMedicalHistoryImportRoute
@@ -935,6 +955,7 @@ const AppPatientRouteChildren: AppPatientRouteChildren = {
   AppPatientPrescriptionsRoute: AppPatientPrescriptionsRoute,
   AppPatientProfileRoute: AppPatientProfileRoute,
   AppPatientSubscriptionRoute: AppPatientSubscriptionRoute,
+  AppPatientVisitSummaryRoute: AppPatientVisitSummaryRoute,
   AppPatientVitalsRoute: AppPatientVitalsRoute,
   AppPatientFitbitCallbackRoute: AppPatientFitbitCallbackRoute,
   AppPatientMedicalHistoryImportRoute: AppPatientMedicalHistoryImportRoute,

@@ -24,7 +24,7 @@ export type MedicalId = {
 };
 
 export type MedicalIdInput = {
-  profile: { name: string; birth_date: string | null; age: number | null };
+  profile: { name: string; birth_date: string | null; age: number | null; phone?: string | null };
   history: MedicalHistory | undefined;
   prescriptions: readonly Prescription[];
   caregivers: readonly ApprovedRequest[];

@@ -122,6 +122,7 @@ test('a patient: every screen of the menu fits a 360 px phone', async ({ page, r
     ['/medical-history', 'Medical History'],
     ['/medical-history/import', 'Import records'],
     ['/medical-id', 'Medical ID'],
+    ['/visit-summary', 'Visit summary'],
     ['/vitals', 'Vitals'],
     ['/subscription', 'Subscription Plans'],
     ['/profile', 'Profile'],

@@ -20,6 +20,7 @@ const PATIENT_SCREENS = [
   '/medical-history',
   '/medical-history/import',
   '/medical-id',
+  '/visit-summary',
   '/vitals',
   '/subscription',
   '/profile',

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
-import { Phone, Printer, TriangleAlert } from 'lucide-react';
+import { Link } from '@tanstack/react-router';
+import { FileText, Phone, Printer, TriangleAlert } from 'lucide-react';
 import type { MedicalId, MedicalIdContact } from '../../../domain/medical-id';
 import { Button } from '../../ui/button';
 import { Card, PageTitle } from '../../ui/page';
@@ -139,6 +140,20 @@ export function MedicalIdPage({ patientId }: { patientId: string | null }) {
               <Printer aria-hidden="true" className="h-5 w-5" />
               Print wallet card
             </Button>
+          </Card>
+          <Card padding="page" className="mt-4">
+            <h2 className="text-lg font-semibold text-text">For a doctor&apos;s visit</h2>
+            <p className="mt-1 text-muted">
+              A one- or two-page summary to print or share: medicines, allergies, conditions, latest results,
+              vitals, appointments and who to call.
+            </p>
+            <Link
+              to="/visit-summary"
+              className="mt-3 inline-flex min-h-11 items-center gap-2 rounded-control border border-border-strong bg-surface px-4 py-2 font-semibold text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+            >
+              <FileText aria-hidden="true" className="h-5 w-5" />
+              Visit summary
+            </Link>
           </Card>
         </>
       )}

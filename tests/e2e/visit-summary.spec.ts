@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { pdfPages } from '../fixtures/pdf-text';
+import { expect, test } from './fixtures';
+import { seedRecords } from './records';
+import {
+  atEachViewport,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  expectTapTargets,
+} from './support';
+
+// /visit-summary, from the medical ID: what the PDF will hold, shown at phone size; the PDF made on the
+// device with no signal, its text read back. Each state: axe, no sideways scrolling, 44 px targets, at
+// the phone's and the laptop's size.
+
+const PHONE = { width: 390, height: 844 };
+
+async function checkScreen(page: Page) {
+  await atEachViewport(page, async () => {
+    await expectNoAxeViolations(page);
+    await expectNoHorizontalOverflow(page);
+    await expectTapTargets(page.locator('main').locator('a, button'));
+  });
+}
+
+test.describe('on a phone', () => {
+  test.use({ viewport: PHONE, patientName: 'Vic Visit' });
+
+  test('a patient makes a visit summary PDF with no signal, and it holds their records', async ({
+    patientPage: page,
+    patient,
+    request,
+  }) => {
+    await seedRecords(request, patient.token, patient.patientId ?? '');
+    await page.reload();
+    await page.getByRole('link', { name: 'Medical ID' }).click();
+    await page.getByRole('link', { name: 'Visit summary' }).click();
+    await expect(page).toHaveURL(/\/visit-summary$/);
+    const preview = page.getByRole('region', { name: 'What the PDF holds' });
+    await expect(preview).toContainText('Vic Visit');
+    await expect(preview).toContainText(
+      'Metformin 500 mg: 8:00 AM, 8:00 PM. Take 1 tablet twice a day with meals',
+    );
+    await expect(preview).toContainText('Penicillin: Hives · Severe');
+    await expect(preview).toContainText('Asthma, Active, since 2010');
+    await expect(preview).toContainText('Blood pressure: 128/82 mmHg');
+    await checkScreen(page);
+
+    await page.context().setOffline(true);
+    const saving = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PDF' }).click();
+    const file = await saving;
+    expect(file.suggestedFilename()).toMatch(/^visit-summary-vic-visit-\d{4}-\d{2}-\d{2}\.pdf$/);
+    await expect(
+      page.getByRole('status').filter({ hasText: `Saved ${file.suggestedFilename()}.` }),
+    ).toBeVisible();
+    const text = (await pdfPages(new Uint8Array(await readFile(await file.path())))).join('\n');
+    for (const words of [
+      'Visit summary',
+      'Vic Visit',
+      'Metformin 500 mg',
+      'Penicillin: Hives',
+      'Asthma',
+      'Blood pressure: 128/82 mmHg',
+    ])
+      expect(text).toContain(words);
+    await page.context().setOffline(false);
+  });
+});
