@@ -4,6 +4,7 @@ import type { LabReport } from './lab-reports';
 import { assembleHistory, type MedicalHistory } from './medical-history';
 import type { Prescription } from './prescriptions';
 import { uuidFromName } from './record-ids';
+import { fileNameWord } from './text';
 import type { Vital, VitalKind } from './vitals';
 import {
   allergyIntolerance,
@@ -232,12 +233,7 @@ export async function patientSummary(input: PatientSummaryInput): Promise<Patien
 
 /** The file name a summary is saved under: the patient's name and the day, in letters a file system takes. */
 export function summaryFileName(patientName: string, generatedAt: string): string {
-  const name = patientName
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase();
-  return `kincare-summary-${name || 'patient'}-${generatedAt.slice(0, 10)}.json`;
+  return `kincare-summary-${fileNameWord(patientName, 'patient')}-${generatedAt.slice(0, 10)}.json`;
 }
 
 export const PATIENT_SUMMARY_MESSAGES = {

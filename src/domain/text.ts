@@ -32,3 +32,13 @@ export function safeText<Schema extends z.ZodType<string>>(schema: Schema) {
 
 /** A plain text field: a string without control characters or broken characters. */
 export const plainText = () => safeText(z.string());
+
+/** A person's name as a word of a file name: 'Pat O’Brien' is 'pat-o-brien'; `fallback` when none is left. */
+export function fileNameWord(name: string, fallback: string): string {
+  const word = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+  return word || fallback;
+}

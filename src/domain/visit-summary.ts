@@ -4,6 +4,7 @@ import type { LabReport } from './lab-reports';
 import { assembleHistory } from './medical-history';
 import { CONDITION_STATUS_LABELS } from './medical-history-fields';
 import { medicalId, medicineLine, type MedicalIdInput } from './medical-id';
+import { fileNameWord } from './text';
 import { readingIn, VITAL_KINDS, VITAL_LABELS, type Vital, type VitalUnit } from './vitals';
 
 // The visit summary (README.md beside this file, "Taking records to the doctor"): what to hand a doctor
@@ -164,4 +165,9 @@ export function visitSummary(input: VisitSummaryInput): VisitSummary {
       },
     ],
   };
+}
+
+/** The PDF's file name: the patient and the day it was made. */
+export function visitSummaryFileName(name: string, now: Date): string {
+  return `visit-summary-${fileNameWord(name, 'patient')}-${now.toISOString().slice(0, 10)}.pdf`;
 }

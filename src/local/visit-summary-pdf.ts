@@ -48,8 +48,11 @@ export function wrap(text: string, font: Font, size: number, width: number): str
   return lines;
 }
 
+/** pdf-lib, fetched once: a screen that will make a PDF asks for it as it opens, while there is a signal. */
+export const loadPdfLib = () => import('pdf-lib');
+
 export async function visitSummaryPdf(summary: VisitSummary): Promise<Blob> {
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
   const document = await PDFDocument.create();
   document.setTitle(`Visit summary: ${printable(summary.name)}`);
   document.setCreator('Kincare');

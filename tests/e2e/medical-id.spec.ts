@@ -1,13 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { seedRecords } from './records';
-import {
-  atEachViewport,
-  expectNoAxeViolations,
-  expectNoHorizontalOverflow,
-  expectTapTargets,
-  waitForServiceWorker,
-} from './support';
+import { checkScreen, seedRecords } from './records';
+import { waitForServiceWorker } from './support';
 
 // /medical-id: one tap from Home, what a first responder needs (the severe allergy first, conditions,
 // medicines taken now, who to call), opened again with no signal after a reload; printing shows the
@@ -15,14 +9,6 @@ import {
 // laptop's size.
 
 const PHONE = { width: 390, height: 844 };
-
-async function checkScreen(page: Page) {
-  await atEachViewport(page, async () => {
-    await expectNoAxeViolations(page);
-    await expectNoHorizontalOverflow(page);
-    await expectTapTargets(page.locator('main').locator('a, button'));
-  });
-}
 
 async function expectTheFacts(page: Page) {
   await expect(page.getByRole('heading', { level: 1, name: 'Medical ID' })).toBeVisible();

@@ -2,15 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { PatientSummary } from '../../src/domain/patient-summary';
 import { expect, test } from './fixtures';
-import { seedRecords } from './records';
-import {
-  atEachViewport,
-  expectNoAxeViolations,
-  expectNoHorizontalOverflow,
-  expectTapTargets,
-  menuEntry,
-  type Account,
-} from './support';
+import { checkScreen, seedRecords } from './records';
+import { menuEntry, type Account } from './support';
 
 // "Download health summary" on Medical History: the patient's records as a FHIR patient summary file,
 // made on the device, so it is saved with no signal too; a caregiver's holds only what they may read.
@@ -25,14 +18,6 @@ async function openHistoryWithRecords(page: Page, request: APIRequestContext, pa
   await (await menuEntry(page, 'Medical History')).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Medical History' })).toBeVisible();
   await expect(page.getByText('Penicillin', { exact: true })).toBeVisible();
-}
-
-async function checkScreen(page: Page) {
-  await atEachViewport(page, async () => {
-    await expectNoAxeViolations(page);
-    await expectNoHorizontalOverflow(page);
-    await expectTapTargets(page.locator('main').locator('a, button'));
-  });
 }
 
 /** Taps the button and answers the saved file's name and document. */

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { medicalHistoryId } from '../../src/domain/medical-history';
-import { bearer } from './support';
+import {
+  atEachViewport,
+  bearer,
+  expectNoAxeViolations,
+  expectNoHorizontalOverflow,
+  expectTapTargets,
+} from './support';
 
 // A few records of a patient's, sent through the API as a device sends them, for the browser tests of
 // screens that show what a patient has (the summary, the medical ID): a medicine, a severe allergy, a
-// condition and a blood pressure reading.
+// condition and a blood pressure reading. And the check of such a screen at each size.
 
 /** The records, sent by the patient's token as their device would send them. */
 export async function seedRecords(request: APIRequestContext, token: string, patientId: string) {
@@ -62,4 +68,13 @@ export async function seedRecords(request: APIRequestContext, token: string, pat
   expect(response.ok(), await response.text()).toBe(true);
   const { results } = (await response.json()) as { results: { status: number }[] };
   expect(results.map(({ status }) => status < 300)).toEqual([true, true, true]);
+}
+
+/** The screen at the phone's and the laptop's size: axe finds nothing, nothing scrolls sideways, 44 px targets. */
+export async function checkScreen(page: Page) {
+  await atEachViewport(page, async () => {
+    await expectNoAxeViolations(page);
+    await expectNoHorizontalOverflow(page);
+    await expectTapTargets(page.locator('main').locator('a, button'));
+  });
 }

@@ -1,28 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { pdfPages } from '../fixtures/pdf-text';
 import { expect, test } from './fixtures';
-import { seedRecords } from './records';
-import {
-  atEachViewport,
-  expectNoAxeViolations,
-  expectNoHorizontalOverflow,
-  expectTapTargets,
-} from './support';
+import { checkScreen, seedRecords } from './records';
 
 // /visit-summary, from the medical ID: what the PDF will hold, shown at phone size; the PDF made on the
 // device with no signal, its text read back. Each state: axe, no sideways scrolling, 44 px targets, at
 // the phone's and the laptop's size.
 
 const PHONE = { width: 390, height: 844 };
-
-async function checkScreen(page: Page) {
-  await atEachViewport(page, async () => {
-    await expectNoAxeViolations(page);
-    await expectNoHorizontalOverflow(page);
-    await expectTapTargets(page.locator('main').locator('a, button'));
-  });
-}
 
 test.describe('on a phone', () => {
   test.use({ viewport: PHONE, patientName: 'Vic Visit' });

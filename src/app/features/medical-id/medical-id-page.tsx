@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { FileText, Phone, Printer, TriangleAlert } from 'lucide-react';
 import type { MedicalId, MedicalIdContact } from '../../../domain/medical-id';
-import { Button } from '../../ui/button';
+import { Button, buttonClass } from '../../ui/button';
 import { Card, PageTitle } from '../../ui/page';
 import { useMedicalId } from './use-medical-id';
 
@@ -147,10 +147,7 @@ export function MedicalIdPage({ patientId }: { patientId: string | null }) {
               A one- or two-page summary to print or share: medicines, allergies, conditions, latest results,
               vitals, appointments and who to call.
             </p>
-            <Link
-              to="/visit-summary"
-              className="mt-3 inline-flex min-h-11 items-center gap-2 rounded-control border border-border-strong bg-surface px-4 py-2 font-semibold text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
-            >
+            <Link to="/visit-summary" className={buttonClass('secondary', 'mt-3')}>
               <FileText aria-hidden="true" className="h-5 w-5" />
               Visit summary
             </Link>

@@ -3,6 +3,7 @@ import { FileHeart } from 'lucide-react';
 import { hasUserDb, userDb } from '../../../local/db';
 import { deviceSummary, summaryFile, SummaryError } from '../../../local/patient-summary';
 import { Button } from '../../ui/button';
+import { saveFile } from '../../ui/save-file';
 
 // "Download health summary": the patient's records as a FHIR patient summary file (src/domain/README.md,
 // "Taking records to the doctor"), made on this device from what it holds, so it works with no signal.
@@ -13,18 +14,6 @@ type State =
 
 const FAILED = 'The summary could not be made on this device. Nothing was changed; please try again.';
 
-function save(file: File) {
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click has been handled.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export function SummaryDownload({ patientId }: { patientId: string | null }) {
   const [state, setState] = useState<State>({ at: 'idle' });
   async function download() {
@@ -32,7 +21,7 @@ export function SummaryDownload({ patientId }: { patientId: string | null }) {
     setState({ at: 'making' });
     try {
       const file = summaryFile(await deviceSummary(userDb(), patientId));
-      save(file);
+      saveFile(file);
       setState({ at: 'saved', file: file.name });
     } catch (error) {
       setState({ at: 'failed', message: error instanceof SummaryError ? error.message : FAILED });

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Download, Share2 } from 'lucide-react';
-import type { VisitSummary } from '../../../domain/visit-summary';
+import { visitSummaryFileName, type VisitSummary } from '../../../domain/visit-summary';
 import { hasUserDb, userDb } from '../../../local/db';
 import { visitSummaryOf } from '../../../local/visit-summary';
 import { Button } from '../../ui/button';
+import { saveFile } from '../../ui/save-file';
 import { Card, PageTitle } from '../../ui/page';
 
 // /visit-summary: what to hand a doctor at a visit (domain/visit-summary.ts), shown here as it will print,
@@ -17,30 +18,15 @@ type State =
 
 const FAILED = 'The PDF could not be made on this device. Nothing was changed; please try again.';
 
-function fileName(summary: VisitSummary, now: Date): string {
-  const name = summary.name
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase();
-  return `visit-summary-${name || 'patient'}-${now.toISOString().slice(0, 10)}.pdf`;
-}
-
-function save(file: File) {
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+/** The PDF maker and pdf-lib: fetched as the screen opens, so a PDF is made offline too (see below). */
+const loadPdfMaker = () => import('../../../local/visit-summary-pdf');
 
 async function pdfFile(summary: VisitSummary): Promise<File> {
-  const { visitSummaryPdf } = await import('../../../local/visit-summary-pdf');
+  const { visitSummaryPdf } = await loadPdfMaker();
   const now = new Date();
-  return new File([await visitSummaryPdf(summary)], fileName(summary, now), { type: 'application/pdf' });
+  return new File([await visitSummaryPdf(summary)], visitSummaryFileName(summary.name, now), {
+    type: 'application/pdf',
+  });
 }
 
 /** Whether this browser can hand a PDF to the system's share sheet. */
@@ -60,6 +46,13 @@ export function VisitSummaryPage({ patientId }: { patientId: string | null }) {
   );
   const [state, setState] = useState<State>({ at: 'idle' });
   const [sharing] = useState(canShareFiles);
+  // Fetched now, while the screen has a signal: a tap on Download after it is lost still makes the PDF
+  // (without the service worker's copy, a module first asked for offline cannot load).
+  useEffect(() => {
+    void loadPdfMaker()
+      .then((maker) => maker.loadPdfLib())
+      .catch(() => undefined);
+  }, []);
 
   async function make(then: 'save' | 'share') {
     if (!summary) return;
@@ -77,7 +70,7 @@ export function VisitSummaryPage({ patientId }: { patientId: string | null }) {
         }
         return;
       }
-      save(file);
+      saveFile(file);
       setState({ at: 'done', message: `Saved ${file.name}.` });
     } catch {
       setState({ at: 'failed', message: FAILED });

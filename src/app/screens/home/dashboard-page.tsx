@@ -6,7 +6,7 @@ import type { Permission } from '../../../domain/permissions';
 import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import type { Appointment } from '../../../domain/appointments';
 import { syncNow } from '../../../local/sync-trigger';
-import { Button } from '../../ui/button';
+import { Button, buttonClass } from '../../ui/button';
 import { screenDrawn } from '../../ui/first-screen';
 import { lazyPart } from '../../ui/lazy-part';
 import { PageTitle } from '../../ui/page';
@@ -101,10 +101,7 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
       </PageTitle>
       {caregiver ? null : (
         // One tap from Home: what a first responder needs, offline (features/medical-id).
-        <Link
-          to="/medical-id"
-          className="mb-4 inline-flex min-h-11 items-center gap-2 rounded-control border border-border-strong bg-surface px-4 py-2 font-semibold text-text hover:bg-surface-muted focus:outline-none focus-visible:ring-2 focus-visible:ring-focus"
-        >
+        <Link to="/medical-id" className={buttonClass('secondary', 'mb-4')}>
           <BadgeAlert aria-hidden="true" className="h-5 w-5 text-danger" />
           Medical ID
         </Link>
