@@ -7,7 +7,8 @@ import {
   type PatientSummaryInput,
 } from '../../src/domain/patient-summary';
 import type { Change, PullResponse } from '../../src/domain/sync';
-import { directoryDoctors } from '../../src/server/db/schema';
+import { eq } from 'drizzle-orm';
+import { directoryDoctors, users } from '../../src/server/db/schema';
 import { fhirErrors } from '../fixtures/fhir-validator';
 import {
   summaryHistory,
@@ -171,17 +172,28 @@ describe('GET /api/export/fhir', () => {
 
   it('is the same document the device makes from the records its pull gave it', async () => {
     await seedRecords(patient);
+    // The profile's birth date and gender are the patient's own to give.
+    await ctx.database.db
+      .update(users)
+      .set({ birthDate: '1958-03-14', gender: 'Female' })
+      .where(eq(users.id, patient.userId));
     const answer = await summaryOf(patient);
     const server = bundleOf(answer.body);
     const held = await pulled(patient);
     const device = await patientSummary({
-      patient: { id: patient.patientId ?? '', name: 'Pat Summary', birth_date: null, gender: null },
+      patient: {
+        id: patient.patientId ?? '',
+        name: 'Pat Summary',
+        birth_date: '1958-03-14',
+        gender: 'Female',
+      },
       author: { kind: 'patient' },
       records: held as PatientSummaryInput['records'],
       generatedAt: server.timestamp as string,
       documentId: server.id,
     });
     expect(server).toEqual(device);
+    expect(server.entry[1]?.resource).toMatchObject({ birthDate: '1958-03-14', gender: 'female' });
   });
 
   it('gives a caregiver only what they may read, the rest marked withheld', async () => {
