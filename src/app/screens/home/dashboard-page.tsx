@@ -1,12 +1,12 @@
 import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { BadgeAlert, CalendarClock, Pill, RefreshCw } from 'lucide-react';
+import { CalendarClock, Pill, RefreshCw } from 'lucide-react';
 import { formatDateTime, relativeTime } from '../../../domain/date-display';
 import type { Permission } from '../../../domain/permissions';
 import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import type { Appointment } from '../../../domain/appointments';
 import { syncNow } from '../../../local/sync-trigger';
-import { Button, buttonClass } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { screenDrawn } from '../../ui/first-screen';
 import { lazyPart } from '../../ui/lazy-part';
 import { PageTitle } from '../../ui/page';
@@ -22,6 +22,7 @@ import {
   SectionLink,
   type Paths,
 } from '../../features/dashboard/home-card';
+import { MedicalIdLink } from '../../features/medical-id/medical-id-link';
 import { CheckInCard, FitbitCard, ResultsCard, VitalsCard } from './home-feature-cards';
 import { useLabReportsOf } from '../../features/dashboard/use-lab-reports-of';
 import { useNextAppointments } from '../../features/dashboard/use-next-appointments';
@@ -99,13 +100,8 @@ export function DashboardPage({ children }: { children?: ReactNode }) {
       >
         Dashboard
       </PageTitle>
-      {caregiver ? null : (
-        // One tap from Home: what a first responder needs, offline (features/medical-id).
-        <Link to="/medical-id" className={buttonClass('secondary', 'mb-4')}>
-          <BadgeAlert aria-hidden="true" className="h-5 w-5 text-danger" />
-          Medical ID
-        </Link>
-      )}
+      {/* One tap from Home: what a first responder needs, offline. */}
+      {caregiver ? null : <MedicalIdLink />}
       {caregiver && !selected ? (
         <div
           className="mb-4 rounded-card bg-primary-soft p-4 text-primary-strong"
