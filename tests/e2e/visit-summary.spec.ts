@@ -52,4 +52,39 @@ test.describe('on a phone', () => {
       expect(text).toContain(words);
     await page.context().setOffline(false);
   });
+
+  test('where the browser can share files, the PDF goes to the share sheet', async ({
+    patientPage: page,
+    patient,
+    request,
+  }) => {
+    // The system's share sheet, as a phone's browser offers it: what it is handed is kept to look at.
+    await page.addInitScript(() => {
+      const shared: { name: string; type: string; head: string }[] = [];
+      Object.assign(window, { sharedFiles: shared });
+      Object.defineProperty(navigator, 'canShare', {
+        value: (data: { files?: File[] }) => Boolean(data.files),
+      });
+      Object.defineProperty(navigator, 'share', {
+        value: async (data: { files: File[] }) => {
+          for (const file of data.files)
+            shared.push({ name: file.name, type: file.type, head: await file.slice(0, 5).text() });
+        },
+      });
+    });
+    await seedRecords(request, patient.token, patient.patientId ?? '');
+    await page.goto('/visit-summary');
+    await expect(page.getByRole('region', { name: 'What the PDF holds' })).toContainText('Penicillin');
+    await checkScreen(page);
+    await page.getByRole('button', { name: 'Share PDF' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Shared.' })).toBeVisible();
+    const shared = await page.evaluate(() => (window as unknown as { sharedFiles: unknown[] }).sharedFiles);
+    expect(shared).toEqual([
+      {
+        name: expect.stringMatching(/^visit-summary-vic-visit-\d{4}-\d{2}-\d{2}\.pdf$/),
+        type: 'application/pdf',
+        head: '%PDF-',
+      },
+    ]);
+  });
 });
