@@ -239,8 +239,6 @@ export function summaryFileName(patientName: string, generatedAt: string): strin
 export const PATIENT_SUMMARY_MESSAGES = {
   patientInvalid: 'Choose a valid patient.',
   patientRequired: 'Please select patient.',
-  offline:
-    'Your summary is made on this device from what it holds, so it works offline; it includes changes not yet sent.',
 } as const;
 
 /** GET /api/export/fhir?patient=<patient id>: the caller's own when left out (a patient). */

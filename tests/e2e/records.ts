@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { medicalHistoryId } from '../../src/domain/medical-history';
+import { sentFieldsOf, summaryPrescriptions } from '../fixtures/summary-records';
 import {
   atEachViewport,
   bearer,
@@ -26,27 +27,8 @@ export async function seedRecords(request: APIRequestContext, token: string, pat
     headers: bearer(token),
     data: {
       changes: [
-        change('prescriptions', {
-          medicine_name: 'Metformin',
-          strength: '500 mg',
-          form: 'tablet',
-          directions: 'Take 1 tablet twice a day with meals',
-          doctor_id: null,
-          pharmacy_id: null,
-          quantity: null,
-          refills: null,
-          start_date: '2025-01-10',
-          end_date: null,
-          times: ['08:00', '20:00'],
-          as_needed: false,
-          status: 'active',
-          notes: '',
-          attachment_key: null,
-          time_zone: 'America/New_York',
-          reminders: false,
-          alert_after_minutes: 60,
-          alert_caregivers: [],
-        }),
+        // Metformin 500 mg, a tablet at 8:00 and 20:00: the summary fixtures' first medicine.
+        change('prescriptions', sentFieldsOf(summaryPrescriptions[0] ?? {})),
         change(
           'medical_history',
           {

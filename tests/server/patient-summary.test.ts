@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { directoryDoctors, users } from '../../src/server/db/schema';
 import { fhirErrors } from '../fixtures/fhir-validator';
 import {
+  sentFieldsOf,
   summaryHistory,
   summaryLabReports,
   summaryPrescriptions,
@@ -34,25 +35,6 @@ beforeEach(async () => {
   await resetDatabase(ctx);
   patient = await makePerson(ctx, 'Patient', 'Pat Summary');
 });
-
-// What a device does not send: the record's own bookkeeping, a lab report's rows (the server reads them
-// from report_ocr) and a file it never had.
-const NOT_SENT = [
-  'id',
-  'patient_id',
-  'version',
-  'created_at',
-  'updated_at',
-  'caregiver_id',
-  'added_by_caregiver',
-  'results',
-];
-const fieldsOf = (record: object) =>
-  Object.fromEntries(
-    Object.entries(record).filter(
-      ([key, value]) => !NOT_SENT.includes(key) && !(key === 'attachment_key' && value === null),
-    ),
-  );
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 
@@ -89,7 +71,7 @@ async function seedRecords(person: Person) {
     resource,
     op: 'create',
     id,
-    payload: { ...fieldsOf(record), patient_id: patientId },
+    payload: { ...sentFieldsOf(record), patient_id: patientId },
   });
   const changes = [
     ...summaryPrescriptions.map((record) => change('prescriptions', record)),
