@@ -3,7 +3,7 @@ import type { SyncedResource } from './resources/list';
 
 // The shape of a line of the route table (api-routes.ts) and the values its recipes share.
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
  * Who may call the route.
@@ -26,6 +26,7 @@ export type RouteAccess =
  * - 'owner-file': a stored file attached to a record of the owner.
  * - 'owner-session': one of the owner's sign-ins.
  * - 'owner-subscription': the owner's subscription, by its customer id (the owner is on the Free plan).
+ * - 'owner-share-link': one of the owner's share links, by its id.
  * - 'care-link': the link between the owner and the linked caregiver with the permission.
  * - 'invitation': a waiting invitation from the owner to the caregiver with no link.
  * - 'permission-request': a waiting request of the linked caregiver with the permission, to the owner.
@@ -40,6 +41,7 @@ export type RouteTarget =
   | 'owner-file'
   | 'owner-session'
   | 'owner-subscription'
+  | 'owner-share-link'
   | 'care-link'
   | 'invitation'
   | 'permission-request';

@@ -22,6 +22,7 @@ import { fitbitRoutes } from './api-routes-fitbit';
 import { declaredRecordRoutes } from './api-routes-declared';
 import { importRoutes } from './api-routes-import';
 import { exportRoutes } from './api-routes-export';
+import { shareLinkRoutes } from './api-routes-share-links';
 
 export type {
   ApiRoute,
@@ -50,6 +51,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...declaredRecordRoutes,
   ...importRoutes,
   ...exportRoutes,
+  ...shareLinkRoutes,
 ];
 
 /** Routes the matrix does not play: they serve no one's data (the OpenAPI document). */

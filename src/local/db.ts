@@ -10,6 +10,7 @@ import type {
 } from '../domain/caregivers';
 import type { Plan, Subscription } from '../domain/billing';
 import type { Refusal } from '../domain/refusals';
+import type { SavedShareLink } from '../domain/share-links';
 import { RESOURCES, type RecordOf, type SyncedResource } from '../domain/resources/list';
 import type { UploadType } from '../domain/uploads';
 import { deviceWorkTables, keepDeviceWorkOfQueued } from './db-device-work';
@@ -134,6 +135,8 @@ export class KincareDb extends Dexie {
   careActivity!: EntityTable<ActivityEntry, 'id'>;
   /** Plans and the subscription as last fetched (billing.ts). */
   billing!: Table<BillingCacheRow, string>;
+  /** The patient's share links as last fetched, each with its whole link when this device made it (share-links.ts). */
+  shareLinks!: EntityTable<SavedShareLink, 'id'>;
   serverRows!: EntityTable<ServerRow, 'key'>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
   blobs!: EntityTable<StoredBlob, 'id'>;
@@ -160,6 +163,7 @@ export class KincareDb extends Dexie {
       permissionRequests: 'id',
       careActivity: 'id, at',
       billing: 'key',
+      shareLinks: 'id',
       serverRows: 'key',
       outbox: '++seq, status, [resource+entityId]',
       blobs: 'id',

@@ -18,12 +18,17 @@ declare module 'axios' {
     quiet?: boolean;
     /** The call ends the session itself (logout): a 401 means it had already ended, nothing more to do. */
     endsSession?: boolean;
+    /**
+     * Sent without the signed-in person's token: a call that is not theirs (a share link's address,
+     * which anyone holding the link may ask). Its 401 is then the call's own answer, not an ended session.
+     */
+    anonymous?: boolean;
   }
 }
 
 http.interceptors.request.use((config) => {
   const session = readSession();
-  if (session && !config.headers.has('Authorization'))
+  if (session && !config.anonymous && !config.headers.has('Authorization'))
     config.headers.set('Authorization', `Bearer ${session.token}`);
   return config;
 });

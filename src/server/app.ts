@@ -33,6 +33,7 @@ import { checkInRoutes } from './routes/check-in';
 import { weatherRoutes } from './routes/weather';
 import { recordImportRoutes } from './routes/record-import';
 import { patientSummaryRoutes } from './routes/patient-summary';
+import { shareLinkManifestRoutes, shareLinkRoutes } from './routes/share-links';
 import { medicalHistoryRoutes } from './routes/medical-history';
 import { fitbitRoutes } from './routes/fitbit';
 import { scheduleHousekeeping } from './services/housekeeping';
@@ -129,6 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // its own, in onRequest (see their files).
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(billingRoutes, { prefix: '/stripe' });
+      // A share link's manifest address: public, as whoever holds the link opens it without an account.
+      await api.register(shareLinkManifestRoutes, { prefix: '/shl' });
       await api.register(async (signedIn) => {
         // Every route in here needs a signed-in caller. Authentication is the first thing that happens
         // (onRequest, before the body is parsed and validated), so a caller without a live session gets
@@ -149,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         await signedIn.register(fitbitRoutes, { prefix: '/fitbit' });
         await signedIn.register(recordImportRoutes, { prefix: '/import' });
         await signedIn.register(patientSummaryRoutes, { prefix: '/export' });
+        await signedIn.register(shareLinkRoutes, { prefix: '/share-links' });
         // The synced resources' mutations by REST, made from their declarations, and the reads of those
         // served from their declaration alone (src/server/resources.ts).
         for (const key of SYNCED_RESOURCES) {

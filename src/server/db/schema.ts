@@ -364,3 +364,4 @@ export * from './schema-reminders';
 export * from './schema-billing';
 // The check-ins moved to the synced records (resource check_ins, migration 0010).
 export * from './schema-fitbit';
+export * from './schema-share-links';

@@ -4,12 +4,14 @@ import { purgeTombstones } from './records';
 import { purgeIdempotencyKeys } from './idempotency';
 import { removeOrphanFiles } from './orphan-files';
 import { purgeOldSessions } from './sessions';
+import { dropEndedSnapshots } from './share-links';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Forgets tombstones and idempotent answers older than the horizon, sign-ins that ended or expired more
- * than 30 days ago, and removes files of every kind that nothing has referred to for a day (see orphan-files).
+ * than 30 days ago and the snapshots of share links that ended, and removes files of every kind that
+ * nothing has referred to for a day (see orphan-files).
  */
 export async function runHousekeeping(
   app: FastifyInstance,
@@ -20,6 +22,8 @@ export async function runHousekeeping(
   await purgeIdempotencyKeys(app.db, before);
   const orphans = await removeOrphanFiles(app.db, app.storage, new Date(now - DAY_MS));
   const sessions = await purgeOldSessions(app.db, new Date(now));
+  // A share link that expired or ran out of passcode tries keeps no copy of its summary.
+  await dropEndedSnapshots(app.db, new Date(now));
   // The built-in test-mode payment provider ends trials and starts new periods, as Stripe does by itself.
   if (app.testBilling) await app.testBilling.advanceClock(new Date(now));
   return { purged, orphans, sessions };

@@ -12,6 +12,7 @@ import {
   users,
 } from '../../../src/server/db/schema';
 import { TINY_PNG } from '../../fixtures/images';
+import { EXAMPLE_SNAPSHOT } from '../../../src/domain/api-routes-share-links';
 import { as, link, makePerson, type Person } from '../fixtures';
 import { multipartForm, type TestContext } from '../helpers';
 import { resourceOf } from '../../../src/domain/resources/list';
@@ -440,6 +441,14 @@ export async function buildCast(ctx: TestContext, route: ApiRoute, only?: Caller
       await givePlan(ctx.database.db, owner.userId, 'free');
       const row = await ctx.app.billing.subscriptionOf(owner.userId);
       return row?.customer_id ?? null;
+    },
+    'owner-share-link': async () => {
+      const made = await as(ctx, owner, {
+        method: 'POST',
+        url: '/api/share-links',
+        payload: { label: 'Matrix', expires_in_seconds: 3600, snapshot: EXAMPLE_SNAPSHOT },
+      });
+      return (made.json() as { link: { id: string } }).link.id;
     },
     'care-link': () => (linkedWith ? linkId(ctx, owner, linkedWith) : null),
     invitation: () => invitation,

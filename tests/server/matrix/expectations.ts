@@ -32,6 +32,7 @@ const PARTIES: Record<RouteTarget, readonly PersonCaller[] | 'anyone'> = {
   'owner-file': ['owner'],
   'owner-session': ['owner'],
   'owner-subscription': ['owner'],
+  'owner-share-link': ['owner'],
   'care-link': ['owner', 'linked-with-permission'],
   invitation: ['owner', 'unlinked-caregiver'],
   'permission-request': ['owner', 'linked-with-permission'],

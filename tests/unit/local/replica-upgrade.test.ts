@@ -103,6 +103,7 @@ describe('the replica across schema versions', () => {
         'permissionRequests',
         'profile',
         'serverRows',
+        'shareLinks',
         'syncState',
       ].sort(),
     );
