@@ -14,6 +14,7 @@ import { Route as SplatRouteImport } from './routes/$'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
+import { Route as ShlRouteImport } from './routes/shl'
 import { Route as TermsOfUseRouteImport } from './routes/terms-of-use'
 import { Route as UnauthorizedRouteImport } from './routes/unauthorized'
 import { Route as AppCaregiverRouteImport } from './routes/_app/_caregiver'
@@ -35,6 +36,7 @@ import { Route as AppPatientPermissionRequestRouteImport } from './routes/_app/_
 import { Route as AppPatientPharmaciesRouteImport } from './routes/_app/_patient/pharmacies'
 import { Route as AppPatientPrescriptionsRouteImport } from './routes/_app/_patient/prescriptions'
 import { Route as AppPatientProfileRouteImport } from './routes/_app/_patient/profile'
+import { Route as AppPatientShareLinksRouteImport } from './routes/_app/_patient/share-links'
 import { Route as AppPatientSubscriptionRouteImport } from './routes/_app/_patient/subscription'
 import { Route as AppPatientVisitSummaryRouteImport } from './routes/_app/_patient/visit-summary'
 import { Route as AppPatientVitalsRouteImport } from './routes/_app/_patient/vitals'
@@ -76,6 +78,11 @@ const LoginRoute = LoginRouteImport.update({
 const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
   id: '/privacy-policy',
   path: '/privacy-policy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ShlRoute = ShlRouteImport.update({
+  id: '/shl',
+  path: '/shl',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TermsOfUseRoute = TermsOfUseRouteImport.update({
@@ -181,6 +188,11 @@ const AppPatientPrescriptionsRoute = AppPatientPrescriptionsRouteImport.update({
 const AppPatientProfileRoute = AppPatientProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => AppPatientRoute,
+} as any)
+const AppPatientShareLinksRoute = AppPatientShareLinksRouteImport.update({
+  id: '/share-links',
+  path: '/share-links',
   getParentRoute: () => AppPatientRoute,
 } as any)
 const AppPatientSubscriptionRoute = AppPatientSubscriptionRouteImport.update({
@@ -293,6 +305,7 @@ export interface FileRoutesByFullPath {
   '/$': typeof SplatRoute
   '/login': typeof LoginRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/shl': typeof ShlRoute
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/beta-user-policy': typeof AppBetaUserPolicyRoute
@@ -312,6 +325,7 @@ export interface FileRoutesByFullPath {
   '/pharmacies': typeof AppPatientPharmaciesRoute
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
+  '/share-links': typeof AppPatientShareLinksRoute
   '/subscription': typeof AppPatientSubscriptionRoute
   '/visit-summary': typeof AppPatientVisitSummaryRoute
   '/vitals': typeof AppPatientVitalsRoute
@@ -336,6 +350,7 @@ export interface FileRoutesByTo {
   '/$': typeof SplatRoute
   '/login': typeof LoginRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/shl': typeof ShlRoute
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/beta-user-policy': typeof AppBetaUserPolicyRoute
@@ -355,6 +370,7 @@ export interface FileRoutesByTo {
   '/pharmacies': typeof AppPatientPharmaciesRoute
   '/prescriptions': typeof AppPatientPrescriptionsRoute
   '/profile': typeof AppPatientProfileRoute
+  '/share-links': typeof AppPatientShareLinksRoute
   '/subscription': typeof AppPatientSubscriptionRoute
   '/visit-summary': typeof AppPatientVisitSummaryRoute
   '/vitals': typeof AppPatientVitalsRoute
@@ -381,6 +397,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/login': typeof LoginRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/shl': typeof ShlRoute
   '/terms-of-use': typeof TermsOfUseRoute
   '/unauthorized': typeof UnauthorizedRoute
   '/_app/_caregiver': typeof AppCaregiverRouteWithChildren
@@ -402,6 +419,7 @@ export interface FileRoutesById {
   '/_app/_patient/pharmacies': typeof AppPatientPharmaciesRoute
   '/_app/_patient/prescriptions': typeof AppPatientPrescriptionsRoute
   '/_app/_patient/profile': typeof AppPatientProfileRoute
+  '/_app/_patient/share-links': typeof AppPatientShareLinksRoute
   '/_app/_patient/subscription': typeof AppPatientSubscriptionRoute
   '/_app/_patient/visit-summary': typeof AppPatientVisitSummaryRoute
   '/_app/_patient/vitals': typeof AppPatientVitalsRoute
@@ -428,6 +446,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/login'
     | '/privacy-policy'
+    | '/shl'
     | '/terms-of-use'
     | '/unauthorized'
     | '/beta-user-policy'
@@ -447,6 +466,7 @@ export interface FileRouteTypes {
     | '/pharmacies'
     | '/prescriptions'
     | '/profile'
+    | '/share-links'
     | '/subscription'
     | '/visit-summary'
     | '/vitals'
@@ -471,6 +491,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/login'
     | '/privacy-policy'
+    | '/shl'
     | '/terms-of-use'
     | '/unauthorized'
     | '/beta-user-policy'
@@ -490,6 +511,7 @@ export interface FileRouteTypes {
     | '/pharmacies'
     | '/prescriptions'
     | '/profile'
+    | '/share-links'
     | '/subscription'
     | '/visit-summary'
     | '/vitals'
@@ -515,6 +537,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/login'
     | '/privacy-policy'
+    | '/shl'
     | '/terms-of-use'
     | '/unauthorized'
     | '/_app/_caregiver'
@@ -536,6 +559,7 @@ export interface FileRouteTypes {
     | '/_app/_patient/pharmacies'
     | '/_app/_patient/prescriptions'
     | '/_app/_patient/profile'
+    | '/_app/_patient/share-links'
     | '/_app/_patient/subscription'
     | '/_app/_patient/visit-summary'
     | '/_app/_patient/vitals'
@@ -562,6 +586,7 @@ export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
   LoginRoute: typeof LoginRoute
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
+  ShlRoute: typeof ShlRoute
   TermsOfUseRoute: typeof TermsOfUseRoute
   UnauthorizedRoute: typeof UnauthorizedRoute
   BillingCancelRoute: typeof BillingCancelRoute
@@ -607,6 +632,13 @@ declare module '@tanstack/react-router' {
       path: '/privacy-policy'
       fullPath: '/privacy-policy'
       preLoaderRoute: typeof PrivacyPolicyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/shl': {
+      id: '/shl'
+      path: '/shl'
+      fullPath: '/shl'
+      preLoaderRoute: typeof ShlRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/terms-of-use': {
@@ -754,6 +786,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof AppPatientProfileRouteImport
+      parentRoute: typeof AppPatientRoute
+    }
+    '/_app/_patient/share-links': {
+      id: '/_app/_patient/share-links'
+      path: '/share-links'
+      fullPath: '/share-links'
+      preLoaderRoute: typeof AppPatientShareLinksRouteImport
       parentRoute: typeof AppPatientRoute
     }
     '/_app/_patient/subscription': {
@@ -935,6 +974,7 @@ interface AppPatientRouteChildren {
   AppPatientPharmaciesRoute: typeof AppPatientPharmaciesRoute
   AppPatientPrescriptionsRoute: typeof AppPatientPrescriptionsRoute
   AppPatientProfileRoute: typeof AppPatientProfileRoute
+  AppPatientShareLinksRoute: typeof AppPatientShareLinksRoute
   AppPatientSubscriptionRoute: typeof AppPatientSubscriptionRoute
   AppPatientVisitSummaryRoute: typeof AppPatientVisitSummaryRoute
   AppPatientVitalsRoute: typeof AppPatientVitalsRoute
@@ -954,6 +994,7 @@ const AppPatientRouteChildren: AppPatientRouteChildren = {
   AppPatientPharmaciesRoute: AppPatientPharmaciesRoute,
   AppPatientPrescriptionsRoute: AppPatientPrescriptionsRoute,
   AppPatientProfileRoute: AppPatientProfileRoute,
+  AppPatientShareLinksRoute: AppPatientShareLinksRoute,
   AppPatientSubscriptionRoute: AppPatientSubscriptionRoute,
   AppPatientVisitSummaryRoute: AppPatientVisitSummaryRoute,
   AppPatientVitalsRoute: AppPatientVitalsRoute,
@@ -985,6 +1026,7 @@ const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
   LoginRoute: LoginRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
+  ShlRoute: ShlRoute,
   TermsOfUseRoute: TermsOfUseRoute,
   UnauthorizedRoute: UnauthorizedRoute,
   BillingCancelRoute: BillingCancelRoute,

@@ -99,6 +99,7 @@ test('signed out: sign-in, legal pages, unauthorized, corporate sign-up, billing
   await checkScreen(page, '/signup/plus-monthly', 'Sign up for Kincare');
   await checkScreen(page, '/billing/success', 'Subscription confirmed');
   await checkScreen(page, '/billing/cancel', 'Checkout canceled');
+  await checkScreen(page, '/shl', 'This link cannot be opened');
   await page.goto('/invite/register/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   await expect(page.getByText(/invitation link is invalid/)).toBeVisible();
   await expectNoHorizontalOverflow(page);
@@ -123,6 +124,7 @@ test('a patient: every screen of the menu fits a 360 px phone', async ({ page, r
     ['/medical-history/import', 'Import records'],
     ['/medical-id', 'Medical ID'],
     ['/visit-summary', 'Visit summary'],
+    ['/share-links', 'Share by link'],
     ['/vitals', 'Vitals'],
     ['/subscription', 'Subscription Plans'],
     ['/profile', 'Profile'],

@@ -21,6 +21,7 @@ const PATIENT_SCREENS = [
   '/medical-history/import',
   '/medical-id',
   '/visit-summary',
+  '/share-links',
   '/vitals',
   '/subscription',
   '/profile',

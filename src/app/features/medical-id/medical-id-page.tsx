@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { FileText, Phone, Printer, TriangleAlert } from 'lucide-react';
+import { FileText, Phone, Printer, QrCode, TriangleAlert } from 'lucide-react';
 import type { MedicalId, MedicalIdContact } from '../../../domain/medical-id';
 import { Button, buttonClass } from '../../ui/button';
 import { Card, PageTitle } from '../../ui/page';
@@ -145,12 +145,19 @@ export function MedicalIdPage({ patientId }: { patientId: string | null }) {
             <h2 className="text-lg font-semibold text-text">For a doctor&apos;s visit</h2>
             <p className="mt-1 text-muted">
               A one- or two-page summary to print or share: medicines, allergies, conditions, latest results,
-              vitals, appointments and who to call.
+              vitals, appointments and who to call. Or a read-only copy by QR code or link, for a doctor to
+              open on their own screen.
             </p>
-            <Link to="/visit-summary" className={buttonClass('secondary', 'mt-3')}>
-              <FileText aria-hidden="true" className="h-5 w-5" />
-              Visit summary
-            </Link>
+            <div className="mt-3 flex flex-wrap gap-3">
+              <Link to="/visit-summary" className={buttonClass('secondary')}>
+                <FileText aria-hidden="true" className="h-5 w-5" />
+                Visit summary
+              </Link>
+              <Link to="/share-links" className={buttonClass('secondary')}>
+                <QrCode aria-hidden="true" className="h-5 w-5" />
+                Share by link
+              </Link>
+            </div>
           </Card>
         </>
       )}
