@@ -139,6 +139,11 @@ test.describe('on a phone', () => {
     const clinic = await othersPhone(browser);
     await clinic.goto(url);
     await expect(clinic.getByRole('textbox', { name: 'Passcode', exact: true })).toHaveCount(0);
+    // With no signal the page says why it cannot open the summary, and offers nothing to tap in vain.
+    await clinic.context().setOffline(true);
+    await expect(clinic.getByText(SHARE_LINK_MESSAGES.openOffline)).toBeVisible();
+    await expect(clinic.getByRole('button', { name: 'Open summary' })).toBeDisabled();
+    await clinic.context().setOffline(false);
     // Who is opening it must be said.
     await clinic.getByRole('button', { name: 'Open summary' }).click();
     await expect(clinic.getByText(SHARE_LINK_MESSAGES.recipientRequired)).toBeVisible();
