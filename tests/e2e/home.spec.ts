@@ -229,6 +229,10 @@ test.describe('on a phone, each state at both sizes', () => {
 
     // A change made offline waits on this device, and Home says so; back online it is sent.
     await next.getByRole('link', { name: 'See all appointments' }).click();
+    // The signal goes once the screen is there, as a person would have seen it: gone while its code was
+    // still coming, the router reloads the page (stale-chunk recovery) and a browser the service worker
+    // does not yet control shows its own offline page.
+    await expect(page.getByRole('button', { name: 'New appointment' })).toBeVisible();
     await context.setOffline(true);
     await page.getByRole('button', { name: 'New appointment' }).click();
     const form = page.getByRole('form', { name: 'New appointment' });
