@@ -1,4 +1,5 @@
 import { findAnalyte, suggestReportType } from './lab-analytes';
+import { blockRows } from './lab-extraction-blocks';
 import { headerOf, placeCells, type Header } from './lab-extraction-header';
 import { linesOfPage, type Line, type PageLines } from './lab-extraction-layout';
 import { findDoctor, findReportDate } from './lab-extraction-meta';
@@ -16,6 +17,8 @@ import type { OcrPageLayout } from './ocr-layout';
 //   header line fixes the columns of the table below it, and of the next pages until another header
 //   (lab-extraction-header.ts); without one, each line is read by the shape of its cells
 //   (lab-extraction-row.ts).
+// - Test blocks with no table ('Glucose' / 'Your value: 105 mg/dL' / 'Standard range: 70 - 99') are read
+//   first, by their labels (lab-extraction-blocks.ts).
 // - A line with a name but no value is a section title ('LIPID PANEL'), a wrapped name, or text. When it is
 //   short and set no further from a row than the page's usual line pitch, it joins the row above or below
 //   when together they name a known analyte, when it opens with '(' or a small letter or the name above
@@ -138,7 +141,11 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
   const rows: RawRow[] = [];
   for (const page of pageLines) {
     const entries: Entry[] = [];
+    // Test blocks with no table first (a portal's printout); their lines are not read again as rows.
+    const blocks = blockRows(page, (line) => edges.has(edgeKey(line)) || headerOf(line, page.width) !== null);
+    rows.push(...blocks.rows);
     page.lines.forEach((line, index) => {
+      if (blocks.used.has(index)) return;
       const lineHeader = headerOf(line, page.width);
       if (lineHeader) {
         header = lineHeader;
