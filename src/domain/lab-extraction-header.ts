@@ -1,6 +1,7 @@
 import type { Cell, Line } from './lab-extraction-layout';
 import type { ColumnKind, TaggedCell } from './lab-extraction-row';
 import { scanItems } from './lab-extraction-row';
+import { datesIn } from './lab-extraction-meta';
 
 // A table's header row ('Test  Result  Flag  Units  Reference Range', in any order) and the columns it
 // fixes, and the cells of a later line placed in those columns.
@@ -14,11 +15,12 @@ import { scanItems } from './lab-extraction-row';
 // - A cell goes to the column its span overlaps most, else the nearest. A cell spanning the name and the next
 //   column (a narrow gutter) is cut where the value starts.
 
-type HeaderKind = ColumnKind | 'other';
-export type Column = { kind: HeaderKind; x0: number; x1: number };
+type HeaderKind = ColumnKind | 'other' | 'date';
+export type Column = { kind: HeaderKind; x0: number; x1: number; date?: string };
 /** A table's columns, left to right, in fractions of the page's width. */
 export type Region = { columns: Column[] };
-export type Header = { regions: Region[] };
+/** `resultDate`: a cumulative table's current column's date (its results are from that day). */
+export type Header = { regions: Region[]; resultDate?: string };
 
 const PHRASES: [HeaderKind, string][] = [
   ['name', 'test name'],
@@ -74,6 +76,19 @@ const PHRASES: [HeaderKind, string][] = [
   ['range', 'reference'],
   ['range', 'range'],
   ['range', 'normal'],
+  // Limits in columns of their own: the range is made from them.
+  ['low', 'low limit'],
+  ['low', 'lower limit'],
+  ['low', 'ref low'],
+  ['low', 'normal low'],
+  ['low', 'low'],
+  ['low', 'min'],
+  ['high', 'high limit'],
+  ['high', 'upper limit'],
+  ['high', 'ref high'],
+  ['high', 'normal high'],
+  ['high', 'high'],
+  ['high', 'max'],
   ['other', 'lab'],
   ['other', 'site'],
   ['other', 'date'],
@@ -96,13 +111,27 @@ export function headerOf(line: Line, pageWidth: number): Header | null {
       return parts.map((part) => {
         const x0 = word.x0 + offset * step;
         offset += part.length + 1;
-        return { word: { ...word, x0, x1: x0 + part.length * step }, text: plain(part) };
+        return { word: { ...word, x0, x1: x0 + part.length * step }, text: plain(part), raw: part };
       });
     })
-    .filter((entry) => entry.text);
+    .filter((entry) => entry.text || datesIn(entry.raw).length === 1);
   const columns: Column[] = [];
   let matched = 0;
   for (let index = 0; index < words.length;) {
+    // A date over a column: a cumulative report's results of that day (the newest is the current one).
+    const entry = words[index];
+    const date = entry && /^[\dOolI]/.test(entry.raw) ? datesIn(entry.raw) : [];
+    if (entry && date.length === 1 && date[0]) {
+      columns.push({
+        kind: 'date',
+        x0: entry.word.x0 / pageWidth,
+        x1: entry.word.x1 / pageWidth,
+        date: date[0],
+      });
+      matched++;
+      index++;
+      continue;
+    }
     const found = PHRASES.map(([kind, phrase]) => ({ kind, parts: phrase.split(' ') })).find(({ parts }) =>
       parts.every((part, offset) => words[index + offset]?.text === part),
     );
@@ -119,9 +148,22 @@ export function headerOf(line: Line, pageWidth: number): Header | null {
     matched += found.parts.length;
     index += found.parts.length;
   }
+  // Dates over the result columns (a cumulative report): the newest is the value; the others are earlier
+  // results, not read. Beside a result column of its own, a date is only a date.
+  const dated = columns.filter((column) => column.kind === 'date');
+  const newest = dated.reduce<Column | null>(
+    (best, column) => (!best || (column.date ?? '') > (best.date ?? '') ? column : best),
+    null,
+  );
+  const hasValue = columns.some((column) => column.kind === 'value');
+  for (const column of dated) column.kind = !hasValue && column === newest ? 'value' : 'other';
+  const resultDate = !hasValue && newest ? newest.date : undefined;
   const kinds = new Set(columns.map((column) => column.kind).filter((kind) => kind !== 'other'));
   if (words.length === 0 || matched < words.length * 0.85 || kinds.size < 2) return null;
   if (!kinds.has('value') && !kinds.has('range')) return null;
+  // 'Low' or 'High' alone is a flag column's title, not a limit: limits come in pairs.
+  if (kinds.has('low') !== kinds.has('high'))
+    for (const column of columns) if (column.kind === 'low' || column.kind === 'high') column.kind = 'flag';
   const regions: Region[] = [];
   for (const column of columns) {
     const current = regions.at(-1);
@@ -133,7 +175,7 @@ export function headerOf(line: Line, pageWidth: number): Header | null {
       regions.push({ columns: [column] });
     }
   }
-  return { regions };
+  return resultDate ? { regions, resultDate } : { regions };
 }
 
 const overlap = (cell: { x0: number; x1: number }, column: Column) =>
@@ -213,4 +255,4 @@ export function placeCells(
 }
 
 const kindOf = (column: Column | undefined): ColumnKind | null =>
-  column && column.kind !== 'other' ? column.kind : null;
+  column && column.kind !== 'other' && column.kind !== 'date' ? column.kind : null;

@@ -16,6 +16,8 @@ const DOCTOR_LABELS: RegExp[] = [
   /\bordering\s+(?:physician|provider|doctor|clinician)\b/i,
   /\breferring\s+(?:physician|provider|doctor)\b/i,
   /\bordered\s+by\b/i,
+  /\b(?:requested|requisitioned|authorized|submitted)\s+by\b/i,
+  /\b(?:ordering|requesting|attending|treating)\s+(?:md|dr|physician|provider)\b/i,
   /\b(?:physician|doctor|provider)(?:\s+name)?\b/i,
 ];
 const DATE_LABELS: RegExp[] = [
@@ -124,7 +126,15 @@ const candidatesOf = (entry: Labelled) => [
   ...(entry.after ? [] : [valueText(entry.nextCell?.text ?? ''), valueText(entry.below?.text ?? '')]),
 ];
 
-export function findReportDate(pages: PageLines[], today?: string): string | null {
+/**
+ * The report's date: a labelled one, else `resultDate` (a cumulative table's current column), else the
+ * date the pages print most often.
+ */
+export function findReportDate(
+  pages: PageLines[],
+  today?: string,
+  resultDate?: string | null,
+): string | null {
   const usable = (date: string) => !today || date <= today;
   for (const entry of labelled(pages, DATE_LABELS)) {
     if (BIRTH_LABEL.test(entry.cell.text.split(':')[0] ?? '')) continue;
@@ -133,6 +143,7 @@ export function findReportDate(pages: PageLines[], today?: string): string | nul
       if (date) return date;
     }
   }
+  if (resultDate && usable(resultDate)) return resultDate;
   const counts = new Map<string, number>();
   for (const page of pages) {
     for (const line of page.lines) {

@@ -16,7 +16,7 @@ import type { OcrWord } from './ocr-layout';
 // - A word after the value starts the next row of the same line (two tables side by side with no header);
 //   a row whose cells do not all read as a result is not a row (a sentence, an address, 'Page 1 of 2').
 
-export type ColumnKind = 'name' | 'value' | 'unit' | 'flag' | 'range';
+export type ColumnKind = 'name' | 'value' | 'unit' | 'flag' | 'range' | 'low' | 'high';
 export type TaggedCell = Cell & { kind: ColumnKind | null };
 export type PrintedFlag = 'H' | 'L' | 'A' | '';
 export type RawRow = {
@@ -40,7 +40,8 @@ const BOUND = new RegExp(String.raw`^(<=|>=|≤|≥|=<|=>|<|>)\s*(?:or\s*=\s*)?(
 const NUMBER_TOKEN = new RegExp(String.raw`^(${NUMBER})(\S*)`);
 const WORDS_RESULT =
   /^(?:not detected|none seen|non[- ]?reactive|pale yellow|light yellow|dark yellow|slightly cloudy|slightly hazy|negative|positive|neg|pos|trace|detected|reactive|clear|cloudy|hazy|turbid|yellow|straw|amber|colorless|few|rare|moderate|many|small|large|normal|[1-4]\+)(?![\w+])/i;
-const FLAG = /^(?:HIGH|LOW|High|Low|HH|LL|H|L|A|\*{1,2}|\(H\)|\(L\)|ABN|Abnormal|ABNORMAL|CRIT)(?![\w*])/;
+const FLAG =
+  /^(?:HIGH|LOW|High|Low|HH|LL|H|L|A|\*{1,2}|\((?:HH|LL|H|L|A|HIGH|LOW|High|Low|ABN|Abnormal|ABNORMAL)\)|ABN|Abnormal|ABNORMAL|CRIT)(?![\w*])/;
 
 export function flagOf(text: string): PrintedFlag {
   const letters = text.replace(/[()\s]/g, '').toUpperCase();
@@ -175,6 +176,31 @@ function placeByShape(items: Item[], reading: Reading, lenient = false): boolean
   return true;
 }
 
+/**
+ * The rows of one line of a table. Where a header has two result columns and the line has a value in each
+ * (a differential's percentage and absolute count, 'Result  Units  Result  Units'), each value is a row of
+ * its own under the same name, with the cells that follow it up to the next value; the analyte table then
+ * tells the percentage from the count by the unit. With one value (an 'In Range' / 'Out Of Range' pair), it
+ * is one row.
+ */
+export function rowsFromColumns(cells: TaggedCell[]): RawRow[] {
+  const ordered = [...cells].sort((a, b) => a.x0 - b.x0);
+  const values = ordered.filter((cell) => cell.kind === 'value' && isValueItem(scanItems(cell.text)[0]));
+  if (values.length < 2) {
+    const row = rowFromColumns(cells);
+    return row ? [row] : [];
+  }
+  const names = ordered.filter((cell) => cell.kind === 'name');
+  return values.flatMap((value, index) => {
+    const next = values[index + 1];
+    const own = ordered.filter(
+      (cell) => cell.kind !== 'name' && cell.x0 >= value.x0 && (!next || cell.x0 < next.x0),
+    );
+    const row = rowFromColumns([...names, ...own]);
+    return row ? [row] : [];
+  });
+}
+
 /** A row from cells tagged by a header's columns, or null when it is not a result row. */
 export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
   const nameCells = cells.filter((cell) => cell.kind === 'name');
@@ -206,6 +232,11 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
     .map((item) => item.text)
     .join(' ');
   if (rangeText) reading.range = rangeText;
+  // Separate limit columns ('Low  High'): the range they make, one open end written as a bound.
+  const low = scanItems(of('low')).find((item) => item.kind === 'number')?.text;
+  const high = scanItems(of('high')).find((item) => item.kind === 'number')?.text;
+  if (!reading.range && (low || high))
+    reading.range = low && high ? `${low}-${high}` : low ? `>=${low}` : `<=${high ?? ''}`;
   // A range column that reads as no range ('3553', '1.525': a lost dash) is a doubtful read.
   const rangeShapes = rangeItems.filter((item) => item.kind !== 'unit');
   const rangeReads =

@@ -4,7 +4,7 @@ import { headerOf, placeCells, type Header } from './lab-extraction-header';
 import { linesOfPage, type Line, type PageLines } from './lab-extraction-layout';
 import { findDoctor, findReportDate } from './lab-extraction-meta';
 import { resultOf } from './lab-extraction-review';
-import { rowFromColumns, rowsByShape, type RawRow, type TaggedCell } from './lab-extraction-row';
+import { rowsByShape, rowsFromColumns, type RawRow, type TaggedCell } from './lab-extraction-row';
 import type { LabExtraction } from './lab-results';
 import type { OcrPageLayout } from './ocr-layout';
 
@@ -73,8 +73,7 @@ function entriesOfLine(line: Line, index: number, page: PageLines, header: Heade
   const entries: Entry[] = [];
   groups.forEach((cells, region) => {
     if (cells.length === 0) return;
-    const row = header ? rowFromColumns(cells) : null;
-    const rows = row ? [row] : rowsByShape(cells);
+    const rows = header ? rowsFromColumns(cells) : rowsByShape(cells);
     if (rows.length > 0) {
       rows.forEach((row, offset) =>
         entries.push({ kind: 'row', row, line: index, region: region + offset, yc: line.yc }),
@@ -138,6 +137,7 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
   const pageLines = [...pages].sort((a, b) => a.page - b.page).map(linesOfPage);
   const edges = repeatedEdges(pageLines);
   let header: Header | null = null;
+  let resultDate: string | null = null;
   const rows: RawRow[] = [];
   for (const page of pageLines) {
     const entries: Entry[] = [];
@@ -149,6 +149,7 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
       const lineHeader = headerOf(line, page.width);
       if (lineHeader) {
         header = lineHeader;
+        resultDate ??= lineHeader.resultDate ?? null;
         return;
       }
       if (edges.has(edgeKey(line))) return;
@@ -159,7 +160,8 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
   const lab_results = rows.filter(believable).map(resultOf);
   return {
     doctor_name: findDoctor(pageLines),
-    report_date: findReportDate(pageLines, options.today),
+    // A cumulative table says the day of its current results; a labelled date still wins.
+    report_date: findReportDate(pageLines, options.today, resultDate),
     lab_results,
     report_type: suggestReportType(lab_results.flatMap((result) => (result.code ? [result.code] : []))),
   };

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { extractLabReport } from '../../../src/domain/lab-extraction';
+import { layoutPage } from './lab-layout';
+
+// Layouts real reports use beyond one plain table: a cumulative report's dated columns, limits in columns
+// of their own, a differential's percentage and count side by side, flags in words in the value, and the
+// ordering doctor among other names. Each page is written as monospace text and laid out as OCR reports it.
+
+const read = (lines: string[]) => extractLabReport([layoutPage(lines)], { today: '2026-11-29' });
+const rowsOf = (lines: string[]) =>
+  read(lines).lab_results.map(({ name, value, unit, flag, reference_range }) => [
+    name,
+    value,
+    unit,
+    flag,
+    reference_range,
+  ]);
+
+describe('extractLabReport: layouts beyond one plain table', () => {
+  it('reads a cumulative report: the newest dated column is the result, and its date the report date', () => {
+    const report = read([
+      'Test              08/15/2026   11/20/2026   05/01/2026   Units   Reference Range',
+      'Glucose           98           105 H        92           mg/dL   70-99',
+      'Creatinine        1.0          1.1          0.9          mg/dL   0.6-1.3',
+    ]);
+    expect(report.report_date).toBe('2026-11-20');
+    expect(report.lab_results.map(({ name, value, flag }) => [name, value, flag])).toEqual([
+      ['Glucose', '105', 'H'],
+      ['Creatinine', '1.1', ''],
+    ]);
+  });
+
+  it('keeps a collection date over a cumulative column, and reads a previous result column as no result', () => {
+    const report = read([
+      'Collected: 11/18/2026',
+      'Test            Result    Flag   Previous Result   Units    Reference Range',
+      'Glucose         105       H      98                mg/dL    70-99',
+    ]);
+    expect(report.report_date).toBe('2026-11-18');
+    expect(report.lab_results.map(({ value }) => value)).toEqual(['105']);
+  });
+
+  it('makes the range from separate low and high limit columns; "High" alone titles a flag column', () => {
+    expect(
+      rowsOf([
+        'Test           Result   Units    Low    High   Flag',
+        'Glucose        105      mg/dL    70     99     H',
+        'Potassium      3.2      mmol/L   3.5    5.1    L',
+      ]),
+    ).toEqual([
+      ['Glucose', '105', 'mg/dL', 'H', '70-99'],
+      ['Potassium', '3.2', 'mmol/L', 'L', '3.5-5.1'],
+    ]);
+    expect(
+      rowsOf([
+        'Test           Result   High   Units    Reference Range',
+        'Glucose        105      H      mg/dL    70-99',
+      ]),
+    ).toEqual([['Glucose', '105', 'mg/dL', 'H', '70-99']]);
+  });
+
+  it("reads a differential's percentage and absolute count side by side as two results", () => {
+    const rows = read([
+      'Test            Result   Units     Result   Units    Reference',
+      'Neutrophils     60       %         3.6      K/uL     1.8-7.7',
+      'Lymphocytes     30       %         1.8      K/uL     1.0-4.8',
+    ]).lab_results;
+    expect(rows.map(({ code, value }) => [code, value]).sort()).toEqual(
+      [
+        ['770-8', '60'],
+        ['751-8', '3.6'],
+        ['736-9', '30'],
+        ['731-0', '1.8'],
+      ].sort(),
+    );
+  });
+
+  it('reads a flag written in words inside the value cell, in parentheses or not', () => {
+    expect(
+      rowsOf([
+        'Test             Result          Units    Reference Range',
+        'Hemoglobin       10.4 (Low)      g/dL     12.0-15.5',
+        'WBC              11.2 High       K/uL     4.0-10.5',
+      ]).map(([name, value, , flag]) => [name, value, flag]),
+    ).toEqual([
+      ['Hemoglobin', '10.4', 'L'],
+      ['WBC', '11.2', 'H'],
+    ]);
+  });
+
+  it('finds the doctor who requested the tests, not the one copied nor the lab director', () => {
+    expect(
+      read([
+        'Patient: Jane Roe            DOB: 02/03/1955',
+        'Copy to: Dr. Alice Brown',
+        'Laboratory Director: Robert King, MD, PhD',
+        'Requested by: SMITH, JOHN MD',
+        'Test      Result   Units   Range',
+        'Glucose   95       mg/dL   70-99',
+      ]).doctor_name,
+    ).toBe('John Smith');
+  });
+});
