@@ -16,12 +16,17 @@ const DOCTOR_LABELS: RegExp[] = [
   /\bordering\s+(?:physician|provider|doctor|clinician)\b/i,
   /\breferring\s+(?:physician|provider|doctor)\b/i,
   /\bordered\s+by\b/i,
-  /\b(?:requested|requisitioned|authorized|submitted)\s+by\b/i,
+  /\b(?:requested|requisitioned|authorized|submitted|referred)\s+by\b/i,
   /\b(?:ordering|requesting|attending|treating)\s+(?:md|dr|physician|provider)\b/i,
   /\b(?:physician|doctor|provider)(?:\s+name)?\b/i,
 ];
+/** The labels above that name the ordering doctor outright: their name may follow with no colon. */
+const STRONG_DOCTOR_LABELS = DOCTOR_LABELS.length - 1;
+/** Other doctors a report names, never the one who ordered the tests. */
+const NOT_THE_ORDERING_DOCTOR =
+  /\b(?:cc|copy|copies|copied|director|patholog\w*|verified|reviewed|released|performed|reading|resulting|medical\s+director|lab(?:oratory)?)\b/i;
 const DATE_LABELS: RegExp[] = [
-  /\b(?:collection\s+date|date\s+collected|specimen\s+collected|collected(?:\s+on)?|(?:sample|specimen)\s+(?:taken|drawn|collected)|date\s+of\s+collection|collection\s+(?:date\s*\/\s*)?time|drawn|date\s+drawn)\b/i,
+  /\b(?:collection(?=\s*:)|coll\.?\s+date|collection\s+date|date\s+collected|specimen\s+collected|collected(?:\s+on)?|(?:sample|specimen)\s+(?:taken|drawn|collected)|date\s+of\s+collection|collection\s+(?:date\s*\/\s*)?time|drawn|date\s+drawn)\b/i,
   /\b(?:date\s+of\s+service|service\s+date|dos)\b/i,
   /\b(?:received|date\s+received)\b/i,
   /\b(?:reported|report\s+date|date\s+reported|date\s+of\s+report|resulted|final\s+report\s+date)\b/i,
@@ -92,7 +97,7 @@ type Labelled = {
 // Each cell holding one of the labels, with what follows it: the rest of the cell, the next cell, the cell
 // below. A label counts when it starts the cell and ends with a colon or the cell ('Physician' in a
 // sentence is not a label).
-function labelled(pages: PageLines[], labels: RegExp[]): Labelled[] {
+function labelled(pages: PageLines[], labels: RegExp[], bareRanks = 0): Labelled[] {
   const found: Labelled[] = [];
   for (const page of pages) {
     page.lines.forEach((line, lineIndex) => {
@@ -103,7 +108,9 @@ function labelled(pages: PageLines[], labels: RegExp[]): Labelled[] {
         const before = cell.text.slice(0, match.index).trim();
         const rest = cell.text.slice(match.index + match[0].length);
         if (before.split(/\s+/).length > 2 || /:/.test(before)) return;
-        if (!/^\s*(?:\/\s*time\s*)?[:#-]/i.test(rest) && rest.trim() && !datesIn(rest).length) return;
+        const bare = rank < bareRanks && /^\s+[A-Z]/.test(rest);
+        if (!bare && !/^\s*(?:\/\s*time\s*)?[:#-]/i.test(rest) && rest.trim() && !datesIn(rest).length)
+          return;
         const after = rest.replace(/^\s*(?:\/\s*time\s*)?[:#.\-–]*/i, '').trim();
         const nextLine = page.lines[lineIndex + 1];
         const below =
@@ -194,7 +201,10 @@ export function cleanDoctorName(printed: string): string | null {
 }
 
 export function findDoctor(pages: PageLines[]): string | null {
-  for (const entry of labelled(pages, DOCTOR_LABELS)) {
+  for (const entry of labelled(pages, DOCTOR_LABELS, STRONG_DOCTOR_LABELS)) {
+    // 'CC Physician:', 'Pathologist', 'Laboratory Director Physician': another doctor of the report.
+    const label = entry.cell.text.slice(0, entry.cell.text.length - entry.after.length);
+    if (NOT_THE_ORDERING_DOCTOR.test(label)) continue;
     for (const text of candidatesOf(entry)) {
       const name = text ? cleanDoctorName(text) : null;
       if (name) return name;

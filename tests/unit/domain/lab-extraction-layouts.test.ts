@@ -100,4 +100,40 @@ describe('extractLabReport: layouts beyond one plain table', () => {
       ]).doctor_name,
     ).toBe('John Smith');
   });
+
+  it.each([
+    ['its name in the same run of words, with no colon', 'Ordering Physician Jane Smith MD'],
+    ['a copied-to physician listed first', 'CC Physician: Dr. Alice Brown\nPhysician: Dr. Jane Smith'],
+    ['a pathologist beside it', 'Pathologist: Mark Lee, MD\nProvider: Jane Smith, MD'],
+    ['"Referred by"', 'Referred by: Dr. Jane Smith'],
+  ])('finds the ordering doctor with %s', (_case, lines) => {
+    expect(
+      extractLabReport([
+        layoutPage([...lines.split('\n'), 'Test   Result   Units   Range', 'Glucose   95   mg/dL   70-99'], {
+          runs: true,
+        }),
+      ]).doctor_name,
+    ).toBe('Jane Smith');
+  });
+
+  it('finds no doctor where only the lab director is named', () => {
+    expect(
+      read([
+        'Medical Director: Robert King, MD',
+        'Test   Result   Units   Range',
+        'Glucose   95   mg/dL   70-99',
+      ]).doctor_name,
+    ).toBeNull();
+  });
+
+  it('takes the collection date however it is labelled, over the received and reported dates', () => {
+    for (const lines of [
+      ['Collection: 11-18-2026 07:45 AM', 'Reported: 11/20/2026'],
+      ['Coll Date: 11/18/2026   Rec Date: 11/19/2026'],
+      ['Received: 11/19/2026', 'Collected: 11/18/2026'],
+    ])
+      expect(
+        read([...lines, 'Test   Result   Units   Range', 'Glucose   95   mg/dL   70-99']).report_date,
+      ).toBe('2026-11-18');
+  });
 });
