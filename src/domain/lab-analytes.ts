@@ -40,8 +40,8 @@ export function unitKey(text: string): string {
       .replace(/^x/, '')
       // OCR reads the caret of '10^3' as 7, a quote or a degree sign.
       .replace(/^10[7"'°*^]?([369])\//, '10^$1/')
-      .replace(/(?:10[*^e]?3|thou)\//g, 'k/')
-      .replace(/(?:10[*^e]?6|mil)\//g, 'm/')
+      .replace(/(?:10[*^e]?3|thou(?:sand)?s?)\//g, 'k/')
+      .replace(/(?:10[*^e]?6|mil(?:lion)?s?)\//g, 'm/')
       .replace(/(?:10[*^e]?9)\/l$/, 'k/ul')
       .replace(/(?:10[*^e]?12)\/l$/, 'm/ul')
       .replace(/(?:cumm|mm3|cmm)$/, 'ul')

@@ -224,7 +224,12 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
   if (unitRange && !reading.range) reading.range = unitRange.text;
   const flagText = of('flag').trim();
   if (flagText) reading.printedFlag = flagOf(flagText);
-  const rangeItems = scanItems(of('range'));
+  // A flag word standing in the range column's span ('High  <200 mg/dL'): the flag, not part of the range.
+  const rangeItems = scanItems(of('range')).filter((item) => {
+    if (item.kind !== 'flag') return true;
+    if (!reading.printedFlag) reading.printedFlag = item.flag ?? 'A';
+    return false;
+  });
   const rangeUnit = rangeItems.find((item) => item.kind === 'unit');
   if (rangeUnit && !reading.unit) reading.unit = rangeUnit.text;
   const rangeText = rangeItems

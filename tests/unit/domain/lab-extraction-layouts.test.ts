@@ -136,4 +136,25 @@ describe('extractLabReport: layouts beyond one plain table', () => {
         read([...lines, 'Test   Result   Units   Range', 'Glucose   95   mg/dL   70-99']).report_date,
       ).toBe('2026-11-18');
   });
+
+  it('reads counts in words (Thousand/uL, Million/uL) as the units they are, with no review', () => {
+    const rows = read([
+      'Component     Value    Flag   Standard Range    Units',
+      'WBC           6.2             4.0 - 10.5        Thousand/uL',
+      'RBC           4.10     L      4.20 - 5.80       Million/uL',
+    ]).lab_results;
+    expect(rows.map(({ code, unit, needs_review }) => [code, unit, needs_review])).toEqual([
+      ['6690-2', '10^3/uL', false],
+      ['789-8', '10^6/uL', false],
+    ]);
+  });
+
+  it('takes a flag word standing between the result and the range as the flag, not part of the range', () => {
+    expect(
+      rowsOf([
+        'Test                          Result            Reference Range',
+        'Cholesterol, Total            212 mg/dL  High   <200 mg/dL',
+      ]),
+    ).toEqual([['Total Cholesterol', '212', 'mg/dL', 'H', '<200']]);
+  });
 });
