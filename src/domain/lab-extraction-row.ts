@@ -68,6 +68,8 @@ export function scanItems(text: string): Item[] {
   let rest = text
     .split(/\s+/)
     .filter((token) => !/^[~_|'"`°•·,.:;]+$/.test(token))
+    // A range in brackets ('(70-99)', '[<200]'): the brackets are no part of it.
+    .map((token) => token.replace(/^[([]([<>≤≥=]*\s*[\d.,]+(?:\s*[-–]\s*[\d.,]+)?)[)\]]$/, '$1'))
     .map(repairDigits)
     .join(' ')
     .trim();
@@ -232,10 +234,13 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
   });
   const rangeUnit = rangeItems.find((item) => item.kind === 'unit');
   if (rangeUnit && !reading.unit) reading.unit = rangeUnit.text;
-  const rangeText = rangeItems
-    .filter((item) => item.kind !== 'unit')
-    .map((item) => item.text)
-    .join(' ');
+  // A range with words about it ('<100 Optimal', 'Fasting: 70-99'): the one interval or bound is the range.
+  // Two of them ('Male: 13-17 Female: 12-16') stay as printed, for a person to read.
+  const rangeShapes = rangeItems.filter((item) => item.kind !== 'unit');
+  const limits = rangeShapes.filter((item) => item.kind === 'interval' || item.kind === 'bound');
+  const described =
+    limits.length === 1 && rangeShapes.every((item) => item === limits[0] || item.kind === 'word');
+  const rangeText = (described ? limits : rangeShapes).map((item) => item.text).join(' ');
   if (rangeText) reading.range = rangeText;
   // Separate limit columns ('Low  High'): the range they make, one open end written as a bound.
   const low = scanItems(of('low')).find((item) => item.kind === 'number')?.text;
@@ -243,9 +248,9 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
   if (!reading.range && (low || high))
     reading.range = low && high ? `${low}-${high}` : low ? `>=${low}` : `<=${high ?? ''}`;
   // A range column that reads as no range ('3553', '1.525': a lost dash) is a doubtful read.
-  const rangeShapes = rangeItems.filter((item) => item.kind !== 'unit');
   const rangeReads =
-    rangeShapes.length === 1 && ['interval', 'bound', 'words-result'].includes(rangeShapes[0]?.kind ?? '');
+    described ||
+    (rangeShapes.length === 1 && ['interval', 'bound', 'words-result'].includes(rangeShapes[0]?.kind ?? ''));
   if (rangeItems.some((item) => item.mended) || (rangeShapes.length > 0 && !rangeReads))
     reading.mended = true;
   const name = nameCells.map((cell) => cell.text).join(' ');

@@ -157,4 +157,44 @@ describe('extractLabReport: layouts beyond one plain table', () => {
       ]),
     ).toEqual([['Total Cholesterol', '212', 'mg/dL', 'H', '<200']]);
   });
+
+  const ROWS = [
+    'Glucose            105       H      mg/dL       70-99',
+    'Sodium             140              mmol/L      136-145',
+  ];
+  const EXPECTED = [
+    ['Glucose', '105', 'mg/dL', 'H', '70-99'],
+    ['Sodium', '140', 'mmol/L', '', '136-145'],
+  ];
+  it.each([
+    ['Lab Test           Your Result  H/L   Units       Normal Range'],
+    ['Test Performed     Result    Flag   Units       Normal Value'],
+    ['Analyte            Value     Abn    Units       Ref. Interval'],
+  ])('reads the columns of the header %s', (header) => {
+    expect(rowsOf([header, ...ROWS])).toEqual(EXPECTED);
+  });
+
+  it('reads past a specimen column, and a range in brackets with or without a header', () => {
+    expect(
+      rowsOf([
+        'Test          Specimen   Result   Units   Reference Range',
+        'Glucose       Serum      105      mg/dL   70-99',
+      ]),
+    ).toEqual([['Glucose', '105', 'mg/dL', 'H', '70-99']]);
+    expect(rowsOf(['Glucose  105 mg/dL  (70-99)  H', 'Sodium  140 mmol/L  [136-145]'])).toEqual(EXPECTED);
+  });
+
+  it('takes the one interval or bound of a range with words about it; two stay as printed, for review', () => {
+    const rows = read([
+      'Test         Result    Units   Reference Range',
+      'LDL          131       mg/dL   <100 Optimal',
+      'Glucose      105       mg/dL   Fasting: 70-99',
+      'Hemoglobin   14.1      g/dL    Male: 13.5-17.5 Female: 12.0-15.5',
+    ]).lab_results;
+    expect(rows.map(({ reference_range, needs_review }) => [reference_range, needs_review])).toEqual([
+      ['<100', false],
+      ['70-99', false],
+      ['Male: 13.5-17.5 Female: 12.0-15.5', true],
+    ]);
+  });
 });
