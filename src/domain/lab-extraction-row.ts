@@ -213,6 +213,9 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
       .join(' ');
   const reading: Reading = { value: '', unit: '', printedFlag: '', range: '' };
   const valueItems = scanItems(of('value'));
+  // A flag printed before the result in its cell ('H  105'): the flag, then the value.
+  if (valueItems[0]?.kind === 'flag' && isValueItem(valueItems[1]))
+    valueItems.push(valueItems.shift() as Item);
   if (!isValueItem(valueItems[0]) && valueItems.length > 0) return null;
   if (!placeByShape(valueItems, reading, true)) return null;
   // A unit cell may hold the range too, where the gutter between them is narrow ('mL/min/1.73m2 >60').

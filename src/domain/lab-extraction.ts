@@ -157,6 +157,8 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
     });
     for (const regionRows of joinWrappedNames(entries, page.pitch)) rows.push(...regionRows);
   }
+  // A lab's own test code printed before the name ('001453 Hemoglobin A1c') is no part of it.
+  for (const row of rows) row.name = row.name.replace(/^\d{4,7}\s+(?=[A-Za-z])/, '');
   const lab_results = rows.filter(believable).map(resultOf);
   return {
     doctor_name: findDoctor(pageLines),

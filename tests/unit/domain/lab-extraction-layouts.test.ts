@@ -197,4 +197,17 @@ describe('extractLabReport: layouts beyond one plain table', () => {
       ['Male: 13.5-17.5 Female: 12.0-15.5', true],
     ]);
   });
+
+  it("reads a flag printed before the result in its cell, and leaves a lab's test code out of the name", () => {
+    expect(
+      rowsOf([
+        'Test                      Result      Units    Reference Range',
+        '001453 Hemoglobin A1c     H  6.1      %        4.8-5.6',
+        '322000 Glucose            105         mg/dL    65-99',
+      ]),
+    ).toEqual([
+      ['Hemoglobin A1c', '6.1', '%', 'H', '4.8-5.6'],
+      ['Glucose', '105', 'mg/dL', 'H', '65-99'],
+    ]);
+  });
 });
