@@ -1,16 +1,11 @@
-import { z } from 'zod';
 import { DateTime } from 'luxon';
-import {
-  doseTimeSchema,
-  isoDateSchema,
-  medicineLabel,
-  PRESCRIPTION_MESSAGES,
-  type Prescription,
-} from './prescriptions';
-import { editMetaSchema } from './record-meta';
+import type { DoseMark } from './dose-marks';
+import { medicineLabel } from './medicine-label';
+import type { Prescription } from './prescriptions';
 import { uuidFromDigest } from './record-ids';
 
 export { uuidFromDigest };
+export type { DoseMark };
 
 // The daily medicine schedule (README.md beside this file; an entry: medicine_name, schedule_id,
 // is_taken, start_date, end_date, times; today's medicines grouped by time and sorted). It is not stored:
@@ -20,6 +15,7 @@ export { uuidFromDigest };
 // A dose is named by its prescription (schedule_id), its day and its time, so the mark's id is made from
 // those three (doseMarkName, hashed the same way on the device and the server): two devices that mark
 // the same dose offline write the same record, and the later mark wins, instead of leaving two answers.
+// The marks' wire shapes are in dose-marks.ts: the schedule itself, which Home draws, needs no schemas.
 
 export const DOSE_MARK_MESSAGES = {
   scheduleInvalid: 'schedule_id must be a prescription id (a UUID).',
@@ -31,50 +27,6 @@ export const DOSE_MARK_MESSAGES = {
   markedTaken: 'Marked as taken.',
   markedNotTaken: 'Marked as not taken.',
 } as const;
-
-/** POST /api/prescriptions/schedule/taken { schedule_id, date, time, is_taken }. */
-export const doseMarkBodySchema = z
-  .object({
-    /** The mark's id when a device made it: must be doseMarkId of the other three. */
-    id: z.uuid({ error: DOSE_MARK_MESSAGES.idMismatch }).optional(),
-    schedule_id: z.uuid({ error: DOSE_MARK_MESSAGES.scheduleInvalid }),
-    date: isoDateSchema(DOSE_MARK_MESSAGES.dateInvalid),
-    time: doseTimeSchema,
-    is_taken: z.boolean({ error: DOSE_MARK_MESSAGES.takenInvalid }),
-  })
-  .extend(editMetaSchema.shape);
-export type DoseMarkBody = z.input<typeof doseMarkBodySchema>;
-
-/** A mark as the API and the device's table show it. */
-export const doseMarkSchema = z.object({
-  id: z.string(),
-  patient_id: z.string(),
-  schedule_id: z.string(),
-  date: z.string(),
-  time: z.string(),
-  is_taken: z.boolean(),
-  /** Who marked it (user id) and their name, as the server knew them. */
-  marked_by: z.string(),
-  marked_by_name: z.string(),
-  /** When the person marked it (ISO; the device's clock, capped at the server's). */
-  marked_at: z.string(),
-  version: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type DoseMark = z.infer<typeof doseMarkSchema>;
-
-export const doseMarkResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  data: z.union([doseMarkSchema, z.object({ id: z.string(), version: z.number() })]),
-  merged: z.boolean(),
-});
-
-export const scheduleQuerySchema = z.object({
-  date: isoDateSchema(DOSE_MARK_MESSAGES.dateInvalid),
-  patient: z.uuid({ error: PRESCRIPTION_MESSAGES.patientInvalid }).optional(),
-});
 
 /** The text a dose mark's id is made from (see doseMarkId in the device and the server). */
 export function doseMarkName(scheduleId: string, date: string, time: string): string {

@@ -332,8 +332,4 @@ export function comparePrescriptions(a: Prescription, b: Prescription): number {
 }
 
 /** 'Metformin 500 mg' (name and strength, as a reminder or a list names the medicine). */
-export function medicineLabel(prescription: Pick<Prescription, 'medicine_name' | 'strength'>): string {
-  return prescription.strength
-    ? `${prescription.medicine_name} ${prescription.strength}`
-    : prescription.medicine_name;
-}
+export { medicineLabel } from './medicine-label';

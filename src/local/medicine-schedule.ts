@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 import {
   adherence,
-  doseMarkId,
   indexMarks,
   scheduleForDay,
   type DoseMark,
@@ -9,40 +8,10 @@ import {
 } from '../domain/medicine-schedule';
 import type { Prescription } from '../domain/prescriptions';
 import type { KincareDb } from './db';
-import { enqueue } from './outbox';
 
-// The medicine schedule on the device: read from the replica's prescriptions and dose marks (so a
-// caregiver checks it with no signal), and marking a dose taken or not taken through the outbox. A dose's
-// mark has an id made from the dose (doseMarkId), so marking it again, on any device, writes the same
-// record: every mark is queued as a create, which the server applies as "this dose is now taken".
-
-export type DoseToMark = {
-  patient_id: string;
-  schedule_id: string;
-  date: string;
-  time: string;
-  is_taken: boolean;
-  /** Who marks it (shown at once; the server records the same from the token). */
-  marked_by: string;
-  marked_by_name: string;
-  /** 'Metformin 500 mg - 08:00': names the change if it is ever refused. */
-  label: string;
-};
-
-export async function markDose(db: KincareDb, dose: DoseToMark, now = new Date()): Promise<string> {
-  const id = await doseMarkId(dose.schedule_id, dose.date, dose.time);
-  const stamp = now.toISOString();
-  const current = await db.dose_marks.get(id);
-  const payload = {
-    ...dose,
-    id,
-    marked_at: stamp,
-    created_at: current?.created_at ?? stamp,
-    updated_at: stamp,
-  };
-  await enqueue(db, { resource: 'dose_marks', id, op: 'create', payload }, now.getTime());
-  return id;
-}
+// The medicine schedule on the device: read from the replica's prescriptions and dose marks, so a
+// caregiver checks it with no signal. Marking a dose is dose-marks.ts's: apart, so Home's first screen
+// draws the schedule without the outbox and the schemas a change is checked with.
 
 /** The patient's prescriptions on this device. */
 export function prescriptionsOf(db: KincareDb, patientId: string): Promise<Prescription[]> {

@@ -5,7 +5,7 @@ import {
   type TestReminderPush,
 } from '../domain/reminders';
 import { DB_PREFIX, KincareDb } from './db';
-import { markDose } from './medicine-schedule';
+import { markDose } from './dose-marks';
 
 // What the service worker does with a medicine reminder (sw/README.md), kept here so that it is
 // tested without a service worker: the notification it shows (with Taken and Snooze when the person may

@@ -1,4 +1,4 @@
-import type { DoseMark } from '../medicine-schedule';
+import type { DoseMark } from '../dose-marks';
 import { declareResource } from './declare';
 
 /**

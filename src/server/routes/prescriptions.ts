@@ -5,11 +5,10 @@ import { errorBodySchema } from '../../domain/errors';
 import {
   doseMarkBodySchema,
   doseMarkResponseSchema,
-  indexMarks,
-  scheduleForDay,
   scheduleQuerySchema,
   type DoseMark,
-} from '../../domain/medicine-schedule';
+} from '../../domain/dose-marks';
+import { indexMarks, scheduleForDay } from '../../domain/medicine-schedule';
 import {
   PRESCRIPTION_MESSAGES as MESSAGES,
   PRESCRIPTION_PERMISSIONS as PERMISSIONS,

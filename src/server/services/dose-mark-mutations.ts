@@ -1,10 +1,6 @@
 import type { z } from 'zod';
-import {
-  DOSE_MARK_MESSAGES as MESSAGES,
-  doseMarkBodySchema,
-  doseMarkId,
-  type DoseMark,
-} from '../../domain/medicine-schedule';
+import { doseMarkBodySchema, type DoseMark } from '../../domain/dose-marks';
+import { DOSE_MARK_MESSAGES as MESSAGES, doseMarkId } from '../../domain/medicine-schedule';
 import { PRESCRIPTION_PERMISSIONS as PERMISSIONS } from '../../domain/prescriptions';
 import { HttpError } from '../plugins/errors';
 import type { StoredAnswer } from './idempotency';

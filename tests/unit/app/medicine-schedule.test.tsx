@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { Prescription } from '../../../src/domain/prescriptions';
 import { REMINDER_MESSAGES } from '../../../src/domain/reminders';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
-import { markDose } from '../../../src/local/medicine-schedule';
+import { markDose } from '../../../src/local/dose-marks';
 import {
   adherenceSummary,
   dayLabel,

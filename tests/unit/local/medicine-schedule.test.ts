@@ -3,7 +3,8 @@ import { doseMarkId } from '../../../src/domain/medicine-schedule';
 import { PRESCRIPTION_MESSAGES } from '../../../src/domain/prescriptions';
 import type { ReminderPush } from '../../../src/domain/reminders';
 import { DB_PREFIX, KincareDb } from '../../../src/local/db';
-import { adherenceOf, markDose, scheduleOn } from '../../../src/local/medicine-schedule';
+import { markDose } from '../../../src/local/dose-marks';
+import { adherenceOf, scheduleOn } from '../../../src/local/medicine-schedule';
 import {
   addPrescription,
   editPrescription,

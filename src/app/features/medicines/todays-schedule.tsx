@@ -10,16 +10,18 @@ import {
   type ScheduleSlot,
 } from '../../../domain/medicine-schedule';
 import { formatClockTime } from '../../../domain/date-display';
-import { PRESCRIPTION_PERMISSIONS } from '../../../domain/prescriptions';
+import { prescriptionsResource } from '../../../domain/resources/prescriptions';
 import { SCHEDULE_EMPTY_TEXTS } from '../../../domain/schedule-texts';
 import { userDb } from '../../../local/db';
-import { markDose } from '../../../local/medicine-schedule';
 import { Badge } from '../../ui/badge';
 import { useCaregiverPermissions } from '../../shell/use-caregiver-permissions';
 import { useProfile, useSession } from '../../shell/use-session';
 import { AdherenceChart, type AdherencePeriod } from './adherence-chart';
 import { adherenceSummary, dayLabel, doseBadge, shiftDay, slotSummary } from './schedule-format';
 import { localDay, useAdherence, useDaySchedule, useNow } from './use-medicine-schedule';
+
+/** Marking a dose: loaded once the schedule is drawn, not with Home's first screen (see below). */
+const loadDoseMarks = () => import('../../../local/dose-marks');
 
 // The daily medicine schedule, read from the device's tables so it works with
 // no signal: the day's medicines grouped by time, each dose with its state in words and colour, and, for
@@ -84,10 +86,15 @@ export function TodaysSchedule({ patientId, canMark, variant, onDrawn }: TodaysS
   useEffect(() => {
     if (read) onDrawn?.();
   }, [read, onDrawn]);
+  // The write path (the outbox and the schemas a mark is checked with) after the schedule is drawn, so a
+  // tap on Taken a moment later, even with no signal, finds it here.
+  useEffect(() => {
+    if (read) void loadDoseMarks().catch(() => undefined);
+  }, [read]);
 
   const caregiver = session?.role === 'Caregiver';
   const path = caregiver ? '/caregiver/prescriptions' : '/prescriptions';
-  const canAdd = !caregiver || held.includes(PRESCRIPTION_PERMISSIONS.add);
+  const canAdd = !caregiver || held.includes(prescriptionsResource.permissions.add);
   const marker: Marker | null = profile
     ? { id: profile.id, name: profile.name }
     : session
@@ -100,6 +107,7 @@ export function TodaysSchedule({ patientId, canMark, variant, onDrawn }: TodaysS
     if (!patientId || !marker || dose.is_taken === isTaken) return;
     setFailure(null);
     try {
+      const { markDose } = await loadDoseMarks();
       await markDose(userDb(), {
         patient_id: patientId,
         schedule_id: entry.schedule_id,
