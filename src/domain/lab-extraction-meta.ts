@@ -17,7 +17,9 @@ const DOCTOR_LABELS: RegExp[] = [
   /\breferring\s+(?:physician|provider|doctor)\b/i,
   /\bordered\s+by\b/i,
   /\b(?:requested|requisitioned|authorized|submitted|referred)\s+by\b/i,
-  /\b(?:ordering|requesting|attending|treating)\s+(?:md|dr|physician|provider)\b/i,
+  /\b(?:ordering|requesting|attending|treating|authorizing|submitting)\s+(?:md|dr|physician|provider|clinician)\b/i,
+  // 'Ordering:' alone, as some portals print it.
+  /\bordering(?=\s*:)/i,
   /\b(?:physician|doctor|provider)(?:\s+name)?\b/i,
 ];
 /** The labels above that name the ordering doctor outright: their name may follow with no colon. */
@@ -26,7 +28,7 @@ const STRONG_DOCTOR_LABELS = DOCTOR_LABELS.length - 1;
 const NOT_THE_ORDERING_DOCTOR =
   /\b(?:cc|copy|copies|copied|director|patholog\w*|verified|reviewed|released|performed|reading|resulting|medical\s+director|lab(?:oratory)?)\b/i;
 const DATE_LABELS: RegExp[] = [
-  /\b(?:collection(?=\s*:)|coll\.?\s+date|collection\s+date|date\s+collected|specimen\s+collected|collected(?:\s+on)?|(?:sample|specimen)\s+(?:taken|drawn|collected)|date\s+of\s+collection|collection\s+(?:date\s*\/\s*)?time|drawn|date\s+drawn)\b/i,
+  /\b(?:collection(?=\s*:)|coll\.?\s+date|(?:sample|specimen)\s+date|date\s+of\s+specimen|obtained|collection\s+date|date\s+collected|specimen\s+collected|collected(?:\s+on)?|(?:sample|specimen)\s+(?:taken|drawn|collected)|date\s+of\s+collection|collection\s+(?:date\s*\/\s*)?time|drawn|date\s+drawn)\b/i,
   /\b(?:date\s+of\s+service|service\s+date|dos)\b/i,
   /\b(?:received|date\s+received)\b/i,
   /\b(?:reported|report\s+date|date\s+reported|date\s+of\s+report|resulted|final\s+report\s+date)\b/i,

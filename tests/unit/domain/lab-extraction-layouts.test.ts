@@ -106,6 +106,8 @@ describe('extractLabReport: layouts beyond one plain table', () => {
     ['a copied-to physician listed first', 'CC Physician: Dr. Alice Brown\nPhysician: Dr. Jane Smith'],
     ['a pathologist beside it', 'Pathologist: Mark Lee, MD\nProvider: Jane Smith, MD'],
     ['"Referred by"', 'Referred by: Dr. Jane Smith'],
+    ["Epic's 'Authorizing Provider'", 'Authorizing Provider: Jane Smith, MD'],
+    ['"Ordering:" alone', 'Ordering: SMITH, JANE MD'],
   ])('finds the ordering doctor with %s', (_case, lines) => {
     expect(
       extractLabReport([
@@ -131,6 +133,7 @@ describe('extractLabReport: layouts beyond one plain table', () => {
       ['Collection: 11-18-2026 07:45 AM', 'Reported: 11/20/2026'],
       ['Coll Date: 11/18/2026   Rec Date: 11/19/2026'],
       ['Received: 11/19/2026', 'Collected: 11/18/2026'],
+      ['Reported: 11/20/2026', 'Specimen Date: 11/18/2026'],
     ])
       expect(
         read([...lines, 'Test   Result   Units   Range', 'Glucose   95   mg/dL   70-99']).report_date,
