@@ -1,8 +1,8 @@
 // `npm test`: every check, in order, stopping at the first failure: type check and lint (side by side),
-// unit and server tests on PGlite, the server tests again on Postgres when DATABASE_URL is set, then the
-// browser tests in Chromium against a fresh build, after checking the build's first-load JavaScript against
-// its budget (tests/build/budget.mjs), and last every benchmark once at a tiny size (tests/bench/run.mjs
-// --smoke). Prints how long each stage took, and one closing line with the number of tests.
+// unit and server tests on PGlite, a fresh build with its first-load JavaScript checked against its budget
+// (tests/build/budget.mjs), then the server tests again on Postgres when DATABASE_URL is set with every
+// benchmark once at a tiny size beside them (tests/bench/run.mjs --smoke), and last the browser tests in
+// Chromium. Prints how long each stage took, and one closing line with the number of tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,31 +31,45 @@ function fail(title, status) {
 }
 
 /**
- * Runs checks that need nothing from each other side by side, each a process of its own (the type checker
- * and the linter use one core each), and prints each one's output whole once it has ended.
+ * Runs lanes of checks side by side, each lane its steps in turn (a step's failure ends its lane), each step a
+ * process of its own, and prints each step's output whole once every lane has ended, in lane order. For
+ * checks that need nothing from each other: the type checker and the linter use one core each; the Postgres
+ * pass leaves a quarter of the two cores idle (its database answers), which the smoke benchmarks fill.
  */
-async function runTogether(steps) {
-  const ended = await Promise.all(
-    steps.map(
-      ({ title, command, args }) =>
-        new Promise((resolve) => {
-          const began = Date.now();
-          const child = spawn(command, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-          let output = '';
-          child.stdout.on('data', (chunk) => (output += chunk));
-          child.stderr.on('data', (chunk) => (output += chunk));
-          child.on('close', (status) => resolve({ title, status, output, seconds: secondsSince(began) }));
-        }),
-    ),
-  );
-  for (const { title, output, seconds } of ended) {
+async function runLanes(lanes) {
+  const runStep = ({ title, command, args, env = {} }) =>
+    new Promise((resolve) => {
+      const began = Date.now();
+      const child = spawn(command, args, {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.on('close', (status) => resolve({ title, status, output, seconds: secondsSince(began) }));
+    });
+  const runLane = async (steps) => {
+    const ended = [];
+    for (const step of steps) {
+      const result = await runStep(step);
+      ended.push({ ...result, count: step.count });
+      if (result.status !== 0) break;
+    }
+    return ended;
+  };
+  const ended = (await Promise.all(lanes.map(runLane))).flat();
+  for (const { title, output, seconds, count } of ended) {
     console.log(`\n=== ${title} ===`);
     process.stdout.write(output);
     stages.push([title, seconds]);
+    count?.(); // failed runs count too: their failures belong in the closing line
   }
   const failed = ended.find(({ status }) => status !== 0);
   if (failed) fail(failed.title, failed.status);
 }
+
+const runTogether = (steps) => runLanes(steps.map((step) => [step]));
 
 function countVitest(file) {
   if (!existsSync(file)) return;
@@ -106,37 +120,59 @@ run(
   {},
   () => countVitest(join(resultsDir, 'vitest.json')),
 );
-if (process.env.DATABASE_URL) {
-  // Two workers here too: each has a database of its own, made from DATABASE_URL's and dropped at the end
-  // (tests/server/worker-database.ts); on the one shared database the files had to run one at a time.
-  // The project 'server-once' is left out: its files answer the same on any database (vite.config.ts).
-  run(
-    'Server and sync tests (Postgres)',
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--project',
-      'server',
-      '--project',
-      'sync',
-      '--maxWorkers=2',
-      ...vitestJson('vitest-pg.json'),
-    ],
-    // The fuzz gate's full 10,000 requests ran on PGlite; what it tests (the server's handling of hostile
-    // input) does not depend on the database, so Postgres gets a shorter run of the same generator.
-    { TEST_DATABASE: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' },
-    () => countVitest(join(resultsDir, 'vitest-pg.json')),
-  );
-} else {
-  console.log('\nDATABASE_URL is not set: the server tests ran on PGlite only.');
-}
 run('Chromium', 'node', ['tests/e2e/ensure-chromium.mjs']);
 run('Build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 // Each first page within its gzip JavaScript budget (a page over it fails, naming its chunks).
 run('First-load budget', 'node', ['tests/build/budget.mjs']);
 // The service worker must stay a classic script (no import(), no import.meta), or it never installs.
 run('Service worker script', 'node', ['tests/build/service-worker.mjs']);
+
+// Every benchmark once at a tiny size: one that broke, refuses its own work or measures nothing fails here
+// (tests/bench/run.mjs). Lighthouse audits the build just made; with DATABASE_URL set, the benchmarks
+// that need Postgres make their databases on that server (each its own).
+const benchPostgres = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
+if (benchPostgres) benchPostgres.pathname = '/postgres';
+const smokeBenchmarks = {
+  title: 'Benchmarks at smoke size',
+  command: 'node',
+  args: ['tests/bench/run.mjs', '--smoke'],
+  env: {
+    BENCH_LIGHTHOUSE_SKIP_BUILD: '1',
+    ...(benchPostgres ? { BENCH_POSTGRES_URL: benchPostgres.toString() } : {}),
+  },
+};
+if (process.env.DATABASE_URL) {
+  // Two workers here too: each has a database of its own, made from DATABASE_URL's and dropped at the end
+  // (tests/server/worker-database.ts); on the one shared database the files had to run one at a time.
+  // The project 'server-once' is left out: its files answer the same on any database (vite.config.ts).
+  // The fuzz gate's full 10,000 requests ran on PGlite; what it tests (the server's handling of hostile
+  // input) does not depend on the database, so Postgres gets a shorter run of the same generator.
+  // The smoke benchmarks run beside it: it waits on its database a quarter of the time.
+  await runLanes([
+    [
+      {
+        title: 'Server and sync tests (Postgres)',
+        command: 'npx',
+        args: [
+          'vitest',
+          'run',
+          '--project',
+          'server',
+          '--project',
+          'sync',
+          '--maxWorkers=2',
+          ...vitestJson('vitest-pg.json'),
+        ],
+        env: { TEST_DATABASE: 'postgres', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' },
+        count: () => countVitest(join(resultsDir, 'vitest-pg.json')),
+      },
+    ],
+    [smokeBenchmarks],
+  ]);
+} else {
+  console.log('\nDATABASE_URL is not set: the server tests ran on PGlite only.');
+  await runLanes([[smokeBenchmarks]]);
+}
 const e2eDir = mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
 run(
   'Browser tests (Chromium)',
@@ -145,13 +181,4 @@ run(
   { E2E_DATA_DIR: e2eDir },
   () => countPlaywright(join(e2eDir, 'e2e-results.json')),
 );
-// Every benchmark once at a tiny size: one that broke, refuses its own work or measures nothing fails here
-// (tests/bench/run.mjs). Lighthouse audits the build just made; with DATABASE_URL set, the benchmarks
-// that need Postgres make their databases on that server.
-const benchPostgres = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
-if (benchPostgres) benchPostgres.pathname = '/postgres';
-run('Benchmarks at smoke size', 'node', ['tests/bench/run.mjs', '--smoke'], {
-  BENCH_LIGHTHOUSE_SKIP_BUILD: '1',
-  ...(benchPostgres ? { BENCH_POSTGRES_URL: benchPostgres.toString() } : {}),
-});
 printTotals();
