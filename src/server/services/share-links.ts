@@ -75,14 +75,13 @@ export async function createShareLink(
   return { link: toWire(row, []), token };
 }
 
-/** The patient's links, newest first, each with the newest times it was opened. */
-export async function listShareLinks(db: Database, patientId: string): Promise<ShareLink[]> {
-  const rows = await db
-    .select()
-    .from(shareLinks)
-    .where(eq(shareLinks.patientId, patientId))
-    .orderBy(desc(shareLinks.createdAt));
-  if (rows.length === 0) return [];
+/** The newest times each of `ids` was opened, by link. */
+async function opensOf(
+  db: Database,
+  ids: string[],
+): Promise<Map<string, { at: string; recipient: string }[]>> {
+  const byLink = new Map<string, { at: string; recipient: string }[]>();
+  if (ids.length === 0) return byLink;
   const opens = await db
     .select({
       linkId: shareLinkOpens.linkId,
@@ -90,21 +89,29 @@ export async function listShareLinks(db: Database, patientId: string): Promise<S
       recipient: shareLinkOpens.recipient,
     })
     .from(shareLinkOpens)
-    .where(
-      inArray(
-        shareLinkOpens.linkId,
-        rows.map(({ id }) => id),
-      ),
-    )
+    .where(inArray(shareLinkOpens.linkId, ids))
     .orderBy(desc(shareLinkOpens.openedAt));
-  const byLink = new Map<string, { at: string; recipient: string }[]>();
   for (const open of opens) {
     const list = byLink.get(open.linkId) ?? [];
     if (list.length < SHARE_LINK_LIMITS.opensShown)
       list.push({ at: open.at.toISOString(), recipient: open.recipient });
     byLink.set(open.linkId, list);
   }
-  return rows.map((row) => toWire(row, byLink.get(row.id) ?? []));
+  return byLink;
+}
+
+/** The patient's links, newest first, each with the newest times it was opened. */
+export async function listShareLinks(db: Database, patientId: string): Promise<ShareLink[]> {
+  const rows = await db
+    .select()
+    .from(shareLinks)
+    .where(eq(shareLinks.patientId, patientId))
+    .orderBy(desc(shareLinks.createdAt));
+  const opens = await opensOf(
+    db,
+    rows.map(({ id }) => id),
+  );
+  return rows.map((row) => toWire(row, opens.get(row.id) ?? []));
 }
 
 /** Turns a link off for good and drops its snapshot; turning off a link already off changes nothing. */
@@ -123,7 +130,7 @@ export async function revokeShareLink(
     .where(and(eq(shareLinks.id, id), eq(shareLinks.patientId, patientId)))
     .returning();
   if (!row) throw new HttpError(404, SHARE_LINK_MESSAGES.linkNotFound);
-  return (await listShareLinks(db, patientId)).find((link) => link.id === id) ?? toWire(row, []);
+  return toWire(row, (await opensOf(db, [id])).get(id) ?? []);
 }
 
 /** A refusal of the manifest request, with the tries left after a wrong passcode. */
