@@ -11,7 +11,11 @@ import {
   signInThroughUi,
   uniqueEmail,
   verificationPath,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // Signing up, verifying, signing in and out, and where each kind of account may go. Forgot password is in
 // sessions.spec.ts (with the reset token it needs).

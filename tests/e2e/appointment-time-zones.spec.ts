@@ -8,7 +8,11 @@ import {
   serverAppointments,
   signIn,
   type Account,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // An appointment happens where it happens (src/domain/README.md, "Dates and times shown"): a patient in
 // New York books a 10:15 visit; their daughter's phone in Los Angeles reads it as 10:15 AM ET, not 07:15,

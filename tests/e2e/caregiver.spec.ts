@@ -13,7 +13,11 @@ import {
   syncNow,
   VIEWPORTS,
   bearer,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // The caregiver's side: /caregiver/patients (accept a received request, the patient becomes selectable),
 // the permission-gated submenu, 'Request Additional Permissions' with and without a selected patient, and

@@ -8,7 +8,11 @@ import {
   expectTapTargets,
   menuEntry,
   VIEWPORTS,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // The sample directory reaches the patient's own town (src/server/directory/README.md): a patient in
 // Springfield, Illinois (62704), far from the big cities, finds doctors and pharmacies near home and adds

@@ -11,7 +11,11 @@ import {
   syncNow,
   uniqueEmail,
   bearer,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // Every screen at the smallest phone we design for (360 x 740; each screen's own spec covers 390 x 844 and
 // 1280 x 800): the page does not scroll sideways, nothing tappable in it is under 44 px, axe finds no

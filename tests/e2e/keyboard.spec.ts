@@ -1,6 +1,15 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PASSWORD, VIEWPORTS, expectNoAxeViolations, serverAppointments } from './support';
+import {
+  PASSWORD,
+  VIEWPORTS,
+  expectNoAxeViolations,
+  serverAppointments,
+  WITHOUT_SERVICE_WORKER,
+} from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // Keyboard only: signing in and booking an appointment with Tab, typing and Enter, no
 // mouse. At each step the focus is where a keyboard user needs it, and visibly so. At both sizes: the order

@@ -1,6 +1,9 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { syncNow } from './support';
+import { syncNow, WITHOUT_SERVICE_WORKER } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // Larger text (WCAG 1.4.4, 1.4.10): with the browser's text at 150% and 200% on a 390 px phone, every
 // screen of the menu reflows: nothing reaches past the screen's right edge (clipped or scrolled), and the

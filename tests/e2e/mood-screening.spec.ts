@@ -10,7 +10,11 @@ import {
   syncNow,
   VIEWPORTS,
   type Account,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // The check-ins' mood screening (PHQ-2) is the patient's to share. A patient checked in today, the PHQ-2
 // questions and their follow-up answered; a caregiver who may read their medical history sees the rest

@@ -7,7 +7,11 @@ import {
   expectNoHorizontalOverflow,
   expectTapTargets,
   signIn,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // The shell: a tab bar and a More sheet below 768 px, the sidebar from 768 px (its collapse
 // remembered), sheets and popovers inside the screen, nothing to tap under 44 px, and light and dark themes

@@ -10,7 +10,11 @@ import {
   signIn,
   signInThroughUi,
   VIEWPORTS,
+  WITHOUT_SERVICE_WORKER,
 } from './support';
+
+// Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
+test.use(WITHOUT_SERVICE_WORKER);
 
 // Speech: the profile's 'Read messages aloud' turns the isSpeechEnabled preference on; toasts are then
 // read aloud in en-US (and never before); the lab report form's Report Type and Report Date take voice
