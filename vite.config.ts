@@ -66,6 +66,8 @@ const SERVER_TESTS_ONCE = [
   'tests/server/fuzz-files.test.ts',
   'tests/server/hostile-files.test.ts',
   'tests/server/ocr-fairness.test.ts',
+  // pixels only
+  'tests/server/photo-page.test.ts',
 ];
 
 export default defineConfig({

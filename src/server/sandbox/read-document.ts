@@ -8,6 +8,7 @@ import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type * as CanvasModule from '@napi-rs/canvas';
 import type { OcrPageLayout, OcrWord } from '../../domain/ocr-layout';
 import { checkInflatedSizes } from './pdf-streams';
+import { greyOf, preparePhoto } from './photo-page';
 import type { PdfCaps, ReadDocumentAnswer, ReadDocumentInput } from './protocol';
 import { TaskRefusal } from './task-refusal';
 
@@ -285,11 +286,71 @@ export async function warmUp(): Promise<void> {
   await Promise.all([loadPdfJs(), tesseractWorker()]);
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Photos
+
+/**
+ * Whether an image file ends where its format says it does: a PNG with its IEND chunk, a JPEG with its
+ * end-of-image marker, a WebP as long as its RIFF header says. The canvas library draws a cut-off file
+ * as far as it goes without complaint; a truncated upload is refused instead, as tesseract refuses it.
+ */
+export function isWholeImage(bytes: Uint8Array, contentType: ReadDocumentInput['contentType']): boolean {
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  switch (contentType) {
+    case 'image/png':
+      // The IEND chunk's type, then its checksum: the file's last 8 bytes (or close, after padding).
+      return tail.subarray(-64).includes('IEND', 0, 'latin1');
+    case 'image/jpeg': {
+      // The marker is the last two bytes, or close to them (some cameras pad the file after it).
+      const end = tail.subarray(-64);
+      for (let at = end.length - 2; at >= 0; at -= 1)
+        if (end[at] === 0xff && end[at + 1] === 0xd9) return true;
+      return false;
+    }
+    case 'image/webp':
+      return tail.length >= 12 && tail.readUInt32LE(4) + 8 <= tail.length;
+    default:
+      return true;
+  }
+}
+
+/**
+ * A photo of a page, straightened with its light evened out (photo-page.ts), as a binary PGM (one byte a
+ * pixel after a short header: nothing to compress, and tesseract's image library reads it). Null when
+ * the photo shows no page on a surface.
+ */
+async function straightenedPhoto(
+  bytes: Uint8Array,
+): Promise<{ pgm: Uint8Array; width: number; height: number } | null> {
+  const canvasLibrary = createRequire(PDFJS_MODULE)('@napi-rs/canvas') as typeof CanvasModule;
+  let decoded: Awaited<ReturnType<typeof canvasLibrary.loadImage>>;
+  try {
+    decoded = await canvasLibrary.loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (error) {
+    throw new TaskRefusal('unreadable', String(error));
+  }
+  const canvas = canvasLibrary.createCanvas(decoded.width, decoded.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(decoded, 0, 0);
+  const page = preparePhoto(
+    greyOf(context.getImageData(0, 0, decoded.width, decoded.height).data, decoded.width, decoded.height),
+  );
+  if (!page) return null;
+  const header = Buffer.from(`P5\n${page.width} ${page.height}\n255\n`, 'ascii');
+  const pgm = new Uint8Array(header.length + page.pixels.length);
+  pgm.set(header, 0);
+  pgm.set(page.pixels, header.length);
+  return { pgm, width: page.width, height: page.height };
+}
+
 /** The document's text and words: a PDF page by page, an image through tesseract. */
 export async function readDocument(input: ReadDocumentInput): Promise<ReadDocumentAnswer> {
   if (input.contentType === 'application/pdf') return readPdf(input.bytes, input.pdf);
-  const page = await ocrPage(input.bytes);
-  const size = imageSize(input.bytes);
+  if (!isWholeImage(input.bytes, input.contentType))
+    throw new TaskRefusal('unreadable', 'the image file is cut off before its end');
+  const straightened = await straightenedPhoto(input.bytes);
+  const page = await ocrPage(straightened?.pgm ?? input.bytes);
+  const size = straightened ?? imageSize(input.bytes);
   return {
     text: page.text.trim(),
     pages: 1,
