@@ -111,9 +111,10 @@ function labelled(pages: PageLines[], labels: RegExp[], bareRanks = 0): Labelled
         const rest = cell.text.slice(match.index + match[0].length);
         if (before.split(/\s+/).length > 2 || /:/.test(before)) return;
         const bare = rank < bareRanks && /^\s+[A-Z]/.test(rest);
-        if (!bare && !/^\s*(?:\/\s*time\s*)?[:#-]/i.test(rest) && rest.trim() && !datesIn(rest).length)
+        // OCR reads a photo's colon as a full stop, a semicolon or a comma too ('Ordered by. Dr. Keller').
+        if (!bare && !/^\s*(?:\/\s*time\s*)?[:#;.,-]/i.test(rest) && rest.trim() && !datesIn(rest).length)
           return;
-        const after = rest.replace(/^\s*(?:\/\s*time\s*)?[:#.\-–]*/i, '').trim();
+        const after = rest.replace(/^\s*(?:\/\s*time\s*)?[:#;,.\-–]*/i, '').trim();
         const nextLine = page.lines[lineIndex + 1];
         const below =
           nextLine && nextLine.yc - line.yc < 2.5 * page.wordHeight

@@ -6,6 +6,7 @@ import {
   unitKey,
   type Analyte,
 } from './lab-analytes';
+import { USUAL_RANGE_FACTOR, USUAL_RANGES } from './lab-analytes-usual-ranges';
 import type { LabExtraction, LabFlag } from './lab-results';
 import type { PrintedFlag, RawRow } from './lab-extraction-row';
 
@@ -23,6 +24,11 @@ import type { PrintedFlag, RawRow } from './lab-extraction-row';
 //   told for sure, and the row is reviewed either way (checkRange).
 // - A unit the analyte is not measured in is reviewed; when it is one character away from one it is
 //   measured in ('u/iL'), that unit is given, still for review.
+// - A range far from the one labs usually print for the analyte (a bound off by a factor of four or more,
+//   lab-analytes-usual-ranges.ts) is reviewed: OCR dropped its points and the value's alike ('75' in
+//   '40-105' for a WBC of 7.5 in 4.0-10.5), which agree with each other and pass every other check.
+// - A number read by OCR with no unit, for a test that has one, is reviewed (the unit was lost, and often
+//   more with it); a PDF's own text may leave units out.
 // - Any word of the row read with a confidence under 70, or a character read as another to make sense of
 //   the row ('1:18' for 1.18), makes the row a review ('low-confidence').
 
@@ -148,6 +154,20 @@ function checkRange(range: string, value: string, belowMax: (n: number) => boole
   return { range, suspect: true };
 }
 
+// A printed range with a bound a factor of USUAL_RANGE_FACTOR or more from the analyte's usual one, both
+// in the analyte's usual unit (`factor` converts the printed unit). Bounds of 0 say nothing.
+function unusualRange(code: string, range: string, factor: number): boolean {
+  const usual = USUAL_RANGES[code];
+  const bounds = boundsOf(range);
+  if (!usual || !bounds) return false;
+  const far = (printed: number | null, typical: number | null) => {
+    if (printed === null || typical === null || printed <= 0 || typical <= 0) return false;
+    const ratio = (printed * factor) / typical;
+    return ratio >= USUAL_RANGE_FACTOR || ratio <= 1 / USUAL_RANGE_FACTOR;
+  };
+  return far(bounds.low, usual[0]) || far(bounds.high, usual[1]);
+}
+
 // An accepted unit one character away from the printed one ('u/iL' for 'U/L'): OCR's misreading.
 function nearUnit(analyte: Analyte, printed: string): string | null {
   const key = unitKey(printed);
@@ -179,6 +199,10 @@ export function resultOf(row: RawRow): ExtractedResult {
     reasons.push('name-unknown');
   } else {
     const accepted = unit ? acceptedUnit(analyte, unit) : { unit: analyte.unit, factor: 1 };
+    // A number with no unit, for a test measured in one, read by OCR: the unit was on the page and was lost
+    // with whatever else of the row (a photo's '2.07' with no unit nor range was 1.07 ng/dL).
+    const readByOcr = row.words.some((word) => word.confidence !== null);
+    if (!unit && analyte.unit && number !== null && readByOcr) reasons.push('unit-unexpected');
     if (accepted === null) {
       reasons.push('unit-unexpected');
       unit = nearUnit(analyte, unit) ?? unit;
@@ -197,6 +221,8 @@ export function resultOf(row: RawRow): ExtractedResult {
       ({ range, suspect: rangeSuspect } = checkRange(range, value, belowMax));
       if (rangeSuspect) reasons.push('decimal-suspect');
     }
+    if (accepted !== null && unusualRange(analyte.code, range, accepted.factor))
+      reasons.push('range-unusual');
   }
   // A suspect range that could not be mended tells nothing about the value.
   const mended = range !== row.range.replace(/\s+/g, ' ').trim();

@@ -62,6 +62,7 @@ export type ReviewReason =
   | 'flag-disagrees'
   | 'decimal-suspect'
   | 'unit-unexpected'
+  | 'range-unusual'
   | 'name-unknown';
 
 /** What extraction found in one document, before the person reviews it. */

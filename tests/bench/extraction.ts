@@ -161,6 +161,12 @@ function printMisses(runs: Run[]): void {
       );
     }
     if (misses.length > MISSES_SHOWN) console.log(`      ... and ${misses.length - MISSES_SHOWN} more`);
+    // What confidence must catch: wrong rows a person would not be asked to look at.
+    for (const row of run.score.acceptedWrong)
+      console.log(
+        `      accepted without review, wrong: ${row.name} ${JSON.stringify(row.value)} ${JSON.stringify(row.unit)} ` +
+          `${JSON.stringify(row.flag)} ${JSON.stringify(row.reference_range)}`,
+      );
   }
   console.log(`  (${clean} of ${runs.length} readings without a miss)`);
 }

@@ -43,12 +43,13 @@ function photo(
   height: number,
   corners: Quad,
   light: (x: number, y: number) => number = () => 1,
+  surface = 90,
 ): GreyImage {
   const toPage = homography(corners, PAGE_RECTANGLE)!;
   const pixels = new Uint8ClampedArray(width * height);
   for (let y = 0; y < height; y += 1)
     for (let x = 0; x < width; x += 1) {
-      let value = 90; // the surface
+      let value = surface;
       if (inside(corners, { x, y })) value = isPrint(project(toPage, x, y)) ? 30 : 235;
       pixels[y * width + x] = value * light(x, y);
     }
@@ -85,6 +86,17 @@ describe('the page in a phone photo', () => {
     found!.forEach((corner, index) => {
       expect(Math.abs(corner.x - SEEN_AT_AN_ANGLE[index]!.x)).toBeLessThan(8);
       expect(Math.abs(corner.y - SEEN_AT_AN_ANGLE[index]!.y)).toBeLessThan(8);
+    });
+  });
+
+  it('keeps the part of the page under a shadow, even where it is darker than the table beside the page', () => {
+    // A light table (170); the right side of the photo in shadow (45% of the light), its edge soft.
+    const shadow = (x: number) => (x < 420 ? 1 : x > 480 ? 0.45 : 1 - (0.55 * (x - 420)) / 60);
+    const found = findPage(photo(780, 860, SEEN_AT_AN_ANGLE, shadow, 170));
+    expect(found).not.toBeNull();
+    found!.forEach((corner, index) => {
+      expect(Math.abs(corner.x - SEEN_AT_AN_ANGLE[index]!.x)).toBeLessThan(10);
+      expect(Math.abs(corner.y - SEEN_AT_AN_ANGLE[index]!.y)).toBeLessThan(10);
     });
   });
 

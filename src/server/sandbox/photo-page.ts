@@ -152,36 +152,80 @@ function quadArea(quad: Quad): number {
 /** The long side of the working copy the page is looked for in: enough for its corners, cheap to scan. */
 const FIND_SIDE = 480;
 
+/** Neighbouring pixels of the small copy that differ by at most this are the same surface. */
+const SURFACE_STEP = 8;
+/** A sharp change on the small copy (a step of 10 grey levels gives 40): the page's edge, or print. */
+const EDGE_STRENGTH = 40;
+
 /**
- * The page's corners in `image`, or null when there is no page to straighten: no bright region big enough
- * to be one, or one that fills the frame (a scan, a crop, a photo taken square on). The page is the largest
- * connected region brighter than Otsu's threshold on a small copy; its corners are its points furthest
- * out along the four diagonals, which holds for a page turned by less than about 30 degrees.
+ * The page's corners in `image`, or null when there is no page to straighten: no region big enough to be
+ * one, or one that fills the frame (a scan, a crop, a photo taken square on). On a small copy, the surface
+ * is flooded from the frame's edge (from its pixels darker than Otsu's threshold) across every change
+ * softer than SURFACE_STEP a pixel and never into a sharp edge: light falling off and a shadow's soft
+ * edge are crossed, the page's edge is not. The page is the largest region the flood did not reach, so a shadow across part of
+ * the page leaves that part on the page (a brightness threshold cut it away, and the words on it). Its
+ * corners are its points furthest out along the four diagonals, which holds for a page turned by less
+ * than about 30 degrees.
  */
 export function findPage(image: GreyImage): Quad | null {
   const factor = Math.max(1, Math.max(image.width, image.height) / FIND_SIDE);
   const small = shrink(image, factor);
   const { width, height, pixels } = small;
   const threshold = otsuThreshold(pixels);
-  // The largest 4-connected region above the threshold.
-  const label = new Int32Array(width * height).fill(-1);
   const queue = new Int32Array(width * height);
+  const neighboursOf = (at: number) => {
+    const x = at % width;
+    return [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width];
+  };
+  // Where the picture changes sharply (the page's edge, print): Sobel's |Gx| + |Gy| over EDGE_STRENGTH.
+  // The flood never enters them: along a slanted edge the small copy's pixels, each a mix of page and
+  // surface, climb from one to the other in steps soft enough to cross one by one.
+  const edge = new Uint8Array(width * height);
+  for (let y = 1; y < height - 1; y += 1)
+    for (let x = 1; x < width - 1; x += 1) {
+      const at = y * width + x;
+      const p = (dx: number, dy: number) => pixels[at + dy * width + dx]!;
+      const gx = p(1, -1) + 2 * p(1, 0) + p(1, 1) - p(-1, -1) - 2 * p(-1, 0) - p(-1, 1);
+      const gy = p(-1, 1) + 2 * p(0, 1) + p(1, 1) - p(-1, -1) - 2 * p(0, -1) - p(1, -1);
+      if (Math.abs(gx) + Math.abs(gy) > EDGE_STRENGTH) edge[at] = 1;
+    }
+  // The surface: flooded from the frame's darker edge pixels across soft changes.
+  const surface = new Uint8Array(width * height);
+  let tail = 0;
+  for (let at = 0; at < pixels.length; at += 1) {
+    const x = at % width;
+    const y = (at - x) / width;
+    const onEdge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
+    if (onEdge && pixels[at]! <= threshold && !edge[at]) {
+      surface[at] = 1;
+      queue[tail++] = at;
+    }
+  }
+  for (let head = 0; head < tail; head += 1) {
+    const at = queue[head]!;
+    for (const neighbour of neighboursOf(at)) {
+      if (neighbour < 0 || neighbour >= pixels.length || surface[neighbour] || edge[neighbour]) continue;
+      if (Math.abs(pixels[neighbour]! - pixels[at]!) > SURFACE_STEP) continue;
+      surface[neighbour] = 1;
+      queue[tail++] = neighbour;
+    }
+  }
+  // The largest 4-connected region the surface did not reach.
+  const label = new Int32Array(width * height).fill(-1);
   let bestLabel = -1;
   let bestSize = 0;
   let next = 0;
   for (let start = 0; start < pixels.length; start += 1) {
-    if (label[start] !== -1 || pixels[start]! <= threshold) continue;
+    if (label[start] !== -1 || surface[start]) continue;
     let head = 0;
-    let tail = 0;
+    tail = 0;
     queue[tail++] = start;
     label[start] = next;
     while (head < tail) {
       const at = queue[head++]!;
-      const x = at % width;
-      const neighbours = [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width];
-      for (const neighbour of neighbours) {
+      for (const neighbour of neighboursOf(at)) {
         if (neighbour < 0 || neighbour >= pixels.length) continue;
-        if (label[neighbour] !== -1 || pixels[neighbour]! <= threshold) continue;
+        if (label[neighbour] !== -1 || surface[neighbour]) continue;
         label[neighbour] = next;
         queue[tail++] = neighbour;
       }

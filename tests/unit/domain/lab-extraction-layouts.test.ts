@@ -108,6 +108,8 @@ describe('extractLabReport: layouts beyond one plain table', () => {
     ['"Referred by"', 'Referred by: Dr. Jane Smith'],
     ["Epic's 'Authorizing Provider'", 'Authorizing Provider: Jane Smith, MD'],
     ['"Ordering:" alone', 'Ordering: SMITH, JANE MD'],
+    ["a photo's colon read as a full stop", 'Ordered by. Dr. Jane Smith'],
+    ["a photo's colon read as a semicolon", 'Ordering Physician; Jane Smith, MD'],
   ])('finds the ordering doctor with %s', (_case, lines) => {
     expect(
       extractLabReport([

@@ -321,9 +321,21 @@ describe('extractLabReport: what OCR misreads', () => {
     ['Basophils   0.5   %   00-15', 'Basophils %|0.5|%||0.0-1.5|decimal-suspect'],
     ['Free T3   3.2   pg/mL   23-4.2', 'Free T3|3.2|pg/mL||2.3-4.2|decimal-suspect'],
     // Too big to mend: no flag from it, and a review.
-    ['Magnesium   2.0   mg/dL   300-400', 'Magnesium|2.0|mg/dL||300-400|decimal-suspect'],
+    ['Magnesium   2.0   mg/dL   300-400', 'Magnesium|2.0|mg/dL||300-400|decimal-suspect,range-unusual'],
     // A whole-number value: the lab prints whole numbers, so its range is not mended, only reviewed.
-    ['Creatinine   9   mg/dL   50-120', 'Creatinine|9|mg/dL||50-120|decimal-suspect'],
+    ['Creatinine   9   mg/dL   50-120', 'Creatinine|9|mg/dL||50-120|decimal-suspect,range-unusual'],
+    // Value and range that lost their points alike agree with each other: only the range's distance from
+    // what labs print for the test (about 4-11 for a WBC) tells. Labs' own variety, other units, a 0 bound:
+    // no doubt.
+    ['WBC   75   K/uL   40-105', 'WBC|75|10^3/uL||40-105|range-unusual'],
+    ['Glucose   5.2   mmol/L   3.9-5.5', 'Glucose|5.2|mmol/L||3.9-5.5|'],
+    ['Hemoglobin   145   g/L   120-160', 'Hemoglobin|145|g/L||120-160|'],
+    ['ALT   25   U/L   0-44', 'ALT|25|U/L||0-44|'],
+    ['Total Cholesterol   180   mg/dL   <200', 'Total Cholesterol|180|mg/dL||<200|'],
+    ['HDL Cholesterol   52   mg/dL   >39', 'HDL Cholesterol|52|mg/dL||>39|'],
+    // A number with no unit, for a test that has one: the unit was lost with the rest of the row.
+    ['Free T4   2.07', 'Free T4|2.07||||unit-unexpected'],
+    ['Specific Gravity   1.020   1.005-1.030', 'Specific Gravity|1.020|||1.005-1.030|'],
     // Left alone: a low count, a range of thousands, a value far over its range.
     ['Platelets   25   K/uL   150-400', 'Platelets|25|10^3/uL|L|150-400|'],
     ['WBC   7,200   /uL   4,000-10,500', 'WBC|7200|/uL||4,000-10,500|'],
@@ -345,6 +357,11 @@ describe('extractLabReport: what OCR misreads', () => {
     ['AST   21   u/iL   10-40', 'AST|21|U/L||10-40|unit-unexpected'],
   ])('reads %s', (line, expected) => {
     expect(brief(line)).toBe(expected);
+  });
+
+  it("leaves a PDF's own text without a unit alone: only what OCR read may have lost one", () => {
+    const row = extract(['Free T4   1.07   0.8-1.8']).lab_results[0];
+    expect([row?.value, row?.unit, row?.needs_review]).toEqual(['1.07', '', false]);
   });
 
   it('reads specks and a misread unit in the result column, and reviews a range column that reads as no range', () => {

@@ -32,6 +32,7 @@ export const REVIEW_REASON_TEXT: Record<ReviewReason, string> = {
   'flag-disagrees': 'The flag does not match the value and its range.',
   'decimal-suspect': 'The decimal point may have been missed.',
   'unit-unexpected': 'The unit is not the usual one for this test.',
+  'range-unusual': 'The reference range is far from the usual one for this test: check its digits.',
   'name-unknown': 'The test name was not recognised.',
 };
 
