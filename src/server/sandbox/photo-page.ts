@@ -18,6 +18,18 @@ export function greyOf(rgba: Uint8ClampedArray | Uint8Array, width: number, heig
   return { width, height, pixels };
 }
 
+/**
+ * A binary PGM of the image: a short header, then one byte a pixel. Nothing to compress, and tesseract's
+ * image library reads it.
+ */
+export function pgmOf(image: GreyImage): Uint8Array {
+  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii');
+  const pgm = new Uint8Array(header.length + image.pixels.length);
+  pgm.set(header, 0);
+  pgm.set(image.pixels, header.length);
+  return pgm;
+}
+
 /** Grey to RGBA, opaque (for a canvas to encode). */
 export function rgbaOf(image: GreyImage): Uint8ClampedArray {
   const rgba = new Uint8ClampedArray(image.width * image.height * 4);
