@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { homography, project, type Point, type Quad } from '../../src/server/sandbox/homography';
-import {
-  evenLight,
-  findPage,
-  preparePhoto,
-  warpQuad,
-  type GreyImage,
-} from '../../src/server/sandbox/photo-page';
+import { warpQuad, type GreyImage } from '../../src/server/sandbox/grey-image';
+import { findPage } from '../../src/server/sandbox/page-finder';
+import { evenLight, preparePhoto } from '../../src/server/sandbox/photo-page';
 
-// A phone photo's page found, straightened and evenly lit (src/server/sandbox/photo-page.ts), on images
-// drawn here pixel by pixel: a page as a quadrilateral on a darker surface, print as dark bars.
+// A phone photo's page found, straightened and evenly lit (src/server/sandbox/page-finder.ts and
+// photo-page.ts), on images drawn here pixel by pixel: a page as a quadrilateral on a darker surface,
+// print as dark bars.
 
 /** Whether p is inside the convex quadrilateral (corners in order). */
 function inside(quad: Quad, p: Point): boolean {
