@@ -128,19 +128,21 @@ export function fakePwaDir(): string {
 /**
  * Empties every table of ours (not the migrations journal), so each test starts from nothing, but the
  * plans offered, which are data the migrations seed (a Stripe price remembered by a test is forgotten).
+ *
+ * One statement, deleting rows rather than truncating: TRUNCATE makes every table's files anew, which took
+ * 210-260 ms a reset on Postgres and 90-200 ms on PGlite, against 2-5 ms and about 30 ms for this block
+ * (measured on the tables of an emptied test). The tables are locked first, as TRUNCATE locks them, so a
+ * request of the previous test still finishing (an answer is sent before its last write commits) ends
+ * before the rows go, and cannot leave a row behind for the next test. No table of ours has an identity
+ * column (the one sequence, of record versions, was never restarted between tests either).
  */
 export async function resetDatabase(ctx: TestContext): Promise<void> {
-  const rows = await queryRows<{ tablename: string }>(
-    ctx.database.db,
-    sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'plans'`,
-  );
-  await ctx.database.db.execute(sql`update plans set stripe_price_id = null`);
-  const tables = rows.map((row) => `"${row.tablename}"`);
-  // A request of the previous test still finishing (an answer is sent before its last write commits) can
-  // deadlock with the truncate on Postgres, which then aborts the truncate: wait a moment and try again.
-  for (let attempt = 1; tables.length > 0; attempt += 1) {
+  const statement = emptyingStatements.get(ctx.database) ?? (await emptyingStatementOf(ctx));
+  // A lingering request can deadlock with the lock on Postgres, which then aborts the block: wait a moment
+  // and try again.
+  for (let attempt = 1; ; attempt += 1) {
     try {
-      await ctx.database.db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
+      await ctx.database.db.execute(sql.raw(statement));
       break;
     } catch (error) {
       const code = (error as { cause?: { code?: unknown } }).cause?.code;
@@ -149,6 +151,25 @@ export async function resetDatabase(ctx: TestContext): Promise<void> {
     }
   }
   rmSync(mailDirFor(ctx.dataDir), { recursive: true, force: true });
+}
+
+/** Each open database's emptying block, made from its tables once (a test file's tables do not change). */
+const emptyingStatements = new WeakMap<DatabaseHandle, string>();
+
+async function emptyingStatementOf(ctx: TestContext): Promise<string> {
+  const rows = await queryRows<{ tablename: string }>(
+    ctx.database.db,
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'plans' order by tablename`,
+  );
+  const tables = rows.map((row) => `"${row.tablename.replace(/"/g, '""')}"`);
+  const statement =
+    tables.length === 0
+      ? 'update plans set stripe_price_id = null'
+      : `do $$ begin lock table ${tables.join(', ')} in access exclusive mode; ` +
+        tables.map((table) => `delete from ${table}; `).join('') +
+        'update plans set stripe_price_id = null; end $$';
+  emptyingStatements.set(ctx.database, statement);
+  return statement;
 }
 
 /** The messages in the local mailbox (DATA_DIR/mail), oldest first, as raw .eml text. */
