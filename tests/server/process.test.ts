@@ -303,7 +303,8 @@ describe('the server process (node src/server/main.ts)', () => {
     'on SIGTERM also exits promptly while a client keeps its connection alive, as browsers do',
     { timeout: 60_000 },
     async () => {
-      const server = await startServer(tempDataDir(), 'info');
+      // A database made already (a copy): the first start's work is the first test's.
+      const server = await startServer(await dataDirWithDatabase(tempDataDir()), 'info');
       const agent = new http.Agent({ keepAlive: true });
       try {
         const inFlight = startRequest(server.port, 'POST', '/api/auth/register', newAccount(), agent);
