@@ -7,13 +7,12 @@ import {
   firstPullOfNextDocument,
   serverAppointments,
   signIn,
-  storedToken,
   waitForServiceWorker,
 } from './support';
 
 // Appointments, and through them the offline queue every record screen shares (src/local/outbox.ts): a
 // change made offline survives a reload, reaches the server once on reconnecting, merges across tabs, is
-// sent by the service worker alone, carries its file first, and the app syncs on its own triggers. The
+// sent by the service worker alone (background-sync.spec.ts), carries its file first, and the app syncs on its own triggers. The
 // other record screens test what is theirs (their forms, lists and permissions) over the same queue.
 
 test('offline: create and edit, reload while offline, reconnect: the server holds exactly one, edited; delete asks first', async ({
@@ -134,33 +133,6 @@ test('two tabs offline both edit; on reconnect there are no duplicates and both 
     await expect(tab.getByText('Bring shoes')).toBeVisible();
     await expect(tab.getByRole('listitem').filter({ hasText: 'Physio' })).toHaveCount(1);
   }
-});
-
-test("the service worker's sync event alone delivers a queued change after the page is closed", async ({
-  patientPage: page,
-  context,
-  request,
-}) => {
-  await waitForServiceWorker(page);
-  await page.goto('/appointments');
-  const token = await storedToken(page);
-  await context.setOffline(true);
-  await addAppointmentThroughUi(page, 'Flu shot');
-  await page.close(); // no page is left to send it
-  await context.setOffline(false);
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get('/api/appointments', {
-          headers: { Authorization: `Bearer ${token}` },
-        });
-        return (await response.json()).data.map(
-          (row: { appointment_title: string }) => row.appointment_title,
-        );
-      },
-      { timeout: 15_000 },
-    )
-    .toEqual(['Flu shot']);
 });
 
 test('a file attached offline opens from the device, and is uploaded before the appointment on reconnect', async ({

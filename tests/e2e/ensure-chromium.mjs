@@ -1,28 +1,42 @@
 // Browser tests drive Debian's Chromium (never a downloaded browser: this network reaches only the
-// package registries). Installs it when we can (root with apt-get), otherwise says how.
+// package registries): the headless shell for most of them and the full browser for the rest and the
+// benchmarks (chromium.ts says which and why). Installs what is missing when we can (root with
+// apt-get), otherwise says how.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const HEADLESS_SHELL_PATH =
+  process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell';
 
-if (!existsSync(CHROMIUM_PATH)) {
+/** Each browser the tests need, with the Debian package that provides it at its default path. */
+const needed = [
+  { path: CHROMIUM_PATH, packageName: 'chromium' },
+  { path: HEADLESS_SHELL_PATH, packageName: 'chromium-headless-shell' },
+];
+const missing = needed.filter(({ path }) => !existsSync(path));
+
+if (missing.length > 0) {
+  const packages = missing.map(({ packageName }) => packageName);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (!isRoot || !hasApt) {
     console.error(
-      `Chromium is missing at ${CHROMIUM_PATH}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium\n` +
-        'or point CHROMIUM_PATH at a Chromium binary, then run npm test again.',
+      `Missing: ${missing.map(({ path }) => path).join(', ')}. Install with:\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}\n` +
+        'or point CHROMIUM_PATH / CHROMIUM_HEADLESS_SHELL_PATH at the binaries, then run npm test again.',
     );
     process.exit(1);
   }
-  console.log("Chromium is missing: installing Debian's chromium with apt-get...");
+  console.log(`Installing Debian's ${packages.join(' and ')} with apt-get...`);
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+  execFileSync('apt-get', ['install', '-y', '-qq', ...packages], {
     stdio: 'inherit',
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
-  if (!existsSync(CHROMIUM_PATH)) {
-    console.error(`apt-get finished but ${CHROMIUM_PATH} is still missing.`);
+  const still = missing.filter(({ path }) => !existsSync(path));
+  if (still.length > 0) {
+    console.error(`apt-get finished but ${still.map(({ path }) => path).join(', ')} is still missing.`);
     process.exit(1);
   }
 }

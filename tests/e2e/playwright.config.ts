@@ -2,16 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { chromiumLaunchOptions, HEADLESS_SHELL_PATH } from './chromium';
 
-// Browser tests: Debian's Chromium against the real server (built PWA + API on PGlite) with a fresh
+// Browser tests: Debian's Chromium (chromium.ts: the headless shell, the full browser where asked) against the real server (built PWA + API on PGlite) with a fresh
 // data folder per run; tests read the mailbox it writes (DATA_DIR/mail).
 
 const port = Number(process.env.E2E_PORT ?? 8181);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'kincare-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 process.env.E2E_BASE_URL = `http://localhost:${port}`;
-const profileRoot = mkdtempSync(join(tmpdir(), 'kincare-chromium-'));
 
 export default defineConfig({
   testDir: '.',
@@ -33,16 +32,13 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: join(dataDir, 'e2e-results.json') }]],
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: {
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      env: {
-        ...process.env,
-        XDG_CONFIG_HOME: join(profileRoot, 'config'),
-        XDG_CACHE_HOME: join(profileRoot, 'cache'),
-      },
-    },
+    // The headless shell; the tests that need the full browser ask for it (chromium.ts: FULL_CHROMIUM).
+    launchOptions: chromiumLaunchOptions(HEADLESS_SHELL_PATH),
     trace: 'off',
+    // A tap that cannot happen (something covers the button, the page went away) fails within this, with
+    // what was in the way, instead of waiting out the test's whole timeout; on CI the retry then comes
+    // a minute and a half sooner.
+    actionTimeout: 20_000,
   },
   webServer: {
     command: 'node --import tsx tests/e2e/server.ts',

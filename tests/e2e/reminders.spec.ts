@@ -1,3 +1,4 @@
+import { FULL_CHROMIUM } from './chromium';
 import { expect, test } from './fixtures';
 import {
   atEachViewport,
@@ -12,6 +13,9 @@ import {
 // browser's subscription is one the server never received (as after a reinstall): the server answers
 // that it does not know the device, and how to fix it. Sending through a real push service is tested on
 // the server (tests/server/push-test.test.ts).
+
+// Notifications and push belong to the full browser (the headless shell offers neither).
+test.use(FULL_CHROMIUM);
 
 const ENDPOINT = 'https://push.example.org/kincare-browser-test-unknown-device';
 
