@@ -1,6 +1,6 @@
 import { retryConditionOf } from '../domain/refusals';
 import type { SyncedResource } from '../domain/sync';
-import { RESOURCE_TITLE_FIELD } from './sync-resources';
+import { RESOURCE_ID_KIND, RESOURCE_TITLE_FIELD } from './sync-resources';
 import { registerBackgroundSync } from './background-sync';
 import type { KincareDb, OutboxEntry, OutboxOp, ServerRow, StoredBlob, SyncedRow } from './db';
 
@@ -136,6 +136,17 @@ export async function recompute(db: KincareDb, resource: SyncedResource, id: str
   const entries = await pendingEntriesOf(db, resource, id);
   const base = shadow ? shadow.data : ((await view.get(id)) ?? null);
   let row = base;
+  // The server holds the record as deleted (a tombstone: a version and no data). A random id names one
+  // record, created once, so that deletion came after this device's create reached the server (sent
+  // before, its answer lost): a delete wins, and nothing still queued for the record shows, or a record
+  // someone deleted would stand on this device until its create went out again. A name-based id may be
+  // created again after a delete (the same dose marked again), so its queued create still shows.
+  const deletedOnServer = shadow !== undefined && shadow.data === null && shadow.version > 0;
+  if (deletedOnServer && RESOURCE_ID_KIND[resource] === 'random') {
+    await view.delete(id);
+    if (entries.length === 0) await db.serverRows.delete(key);
+    return;
+  }
   for (const entry of entries) if (entry.status === 'pending') row = applyEntry(row, entry);
   if (row) await view.put(row);
   else await view.delete(id);

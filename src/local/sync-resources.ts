@@ -26,6 +26,11 @@ export const RESOURCE_TITLE_FIELD = Object.fromEntries(
   RESOURCES.map((resource) => [resource.key, resource.titleField]),
 ) as Record<SyncedResource, string>;
 
+/** How each resource's ids are made, per resource (its declaration's `ids`). */
+export const RESOURCE_ID_KIND = Object.fromEntries(
+  RESOURCES.map((resource) => [resource.key, resource.ids]),
+) as Record<SyncedResource, 'random' | 'name-based'>;
+
 /**
  * A queued change as an item of `POST /api/sync/push`: the same change its REST call would make. The
  * payload's file references become the uploaded files' keys; the edit time goes along for the merge.

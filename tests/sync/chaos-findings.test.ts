@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addAppointment, editAppointment } from '../../src/local/appointments';
+import { addAppointment, editAppointment, removeAppointment } from '../../src/local/appointments';
 import { records } from '../../src/server/db/schema';
 import {
   linkCaregiver,
@@ -66,4 +66,30 @@ it('does not apply a refused change when a late copy of its request arrives afte
   // The device shows the change as refused, and the person may have discarded it: it must not appear.
   expect(await onServer(id)).toBeUndefined();
   carer.close();
+});
+
+it('shows no record the server has deleted, even while its create waits to be sent again', async () => {
+  const patient = await makeAccount(server, 'Patient');
+  const phone = await makeDevice(server, patient, 'ghost-phone');
+  const laptop = await makeDevice(server, patient, 'ghost-laptop');
+  const id = await addAppointment(phone.db, visit(patient, 'Dentist'));
+  // The create reaches the server, its answer never reaches the phone: it stays queued, waiting to be sent
+  // again after a backoff.
+  phone.network.loseAnswerRate = 1;
+  await phone.sync().catch(() => undefined);
+  phone.network.loseAnswerRate = 0;
+  expect(await onServer(id)).toBeDefined();
+  await laptop.sync();
+  await removeAppointment(laptop.db, id);
+  await laptop.sync();
+  // A sync that does not force the waiting change out only pulls: it hears the record is deleted. A
+  // random id names one record, created once, so the deletion came after that create: the delete wins.
+  await phone.sync(false);
+  expect(await phone.db.appointments.get(id)).toBeUndefined();
+  // And when the create goes again, its stored answer does not bring the record back.
+  await phone.sync();
+  expect(await phone.db.appointments.get(id)).toBeUndefined();
+  expect(await phone.db.outbox.count()).toBe(0);
+  phone.close();
+  laptop.close();
 });
