@@ -31,6 +31,8 @@ export type PageLines = {
 
 const CELL_GAP_IN_HEIGHTS = 0.9;
 const SAME_LINE_IN_HEIGHTS = 0.5;
+/** Well under a space's width (about a quarter of a word height). */
+const TOUCHING_IN_HEIGHTS = 0.06;
 
 const center = (word: OcrWord) => (word.y0 + word.y1) / 2;
 
@@ -84,11 +86,35 @@ export function cellsFromWords(words: OcrWord[], wordHeight: number): Cell[] {
   );
 }
 
+// Pieces of one word a PDF's text layer holds apart ('North', 'fi', 'eld': a ligature drawn as a glyph of
+// its own), which touch end to start on one baseline, are one word again.
+function joinTouching(words: OcrWord[], wordHeight: number): OcrWord[] {
+  const joined: OcrWord[] = [];
+  for (const word of [...words].sort((a, b) => a.x0 - b.x0)) {
+    const piece = joined.findLast(
+      (other) =>
+        other.confidence === null &&
+        word.confidence === null &&
+        Math.abs(other.x1 - word.x0) <= TOUCHING_IN_HEIGHTS * wordHeight &&
+        Math.abs(other.y1 - word.y1) <= TOUCHING_IN_HEIGHTS * wordHeight,
+    );
+    if (piece) {
+      piece.text += word.text;
+      piece.x1 = Math.max(piece.x1, word.x1);
+      piece.y0 = Math.min(piece.y0, word.y0);
+    } else {
+      joined.push({ ...word });
+    }
+  }
+  return joined;
+}
+
 export function linesOfPage(page: OcrPageLayout): PageLines {
-  const words = page.words
+  const cleaned = page.words
     .map((word) => ({ ...word, text: word.text.trim() }))
     .filter((word) => word.text.length > 0 && word.x1 >= word.x0 && word.y1 >= word.y0);
-  const wordHeight = median(words.map((word) => word.y1 - word.y0)) || 1;
+  const wordHeight = median(cleaned.map((word) => word.y1 - word.y0)) || 1;
+  const words = joinTouching(cleaned, wordHeight);
   const open: { units: Unit[]; tail: Unit }[] = [];
   for (const unit of unitsOf(words)) {
     let best: (typeof open)[number] | null = null;

@@ -1,5 +1,6 @@
 import { findAnalyte, suggestReportType } from './lab-analytes';
 import { blockRows } from './lab-extraction-blocks';
+import { headerAt } from './lab-extraction-columns';
 import { headerOf, placeCells, type Header } from './lab-extraction-header';
 import { linesOfPage, type Line, type PageLines } from './lab-extraction-layout';
 import { findDoctor, findReportDate } from './lab-extraction-meta';
@@ -15,7 +16,8 @@ import type { OcrPageLayout } from './ocr-layout';
 // Choices:
 // - Lines are rebuilt from word positions and cut into cells at wide gaps (lab-extraction-layout.ts). A
 //   header line fixes the columns of the table below it, and of the next pages until another header
-//   (lab-extraction-header.ts); without one, each line is read by the shape of its cells
+//   (lab-extraction-header.ts), also when it is printed over two or three lines (lab-extraction-columns.ts);
+//   without one, each line is read by the shape of its cells
 //   (lab-extraction-row.ts).
 // - Test blocks with no table ('Glucose' / 'Your value: 105 mg/dL' / 'Standard range: 70 - 99') are read
 //   first, by their labels (lab-extraction-blocks.ts).
@@ -144,17 +146,20 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
     // Test blocks with no table first (a portal's printout); their lines are not read again as rows.
     const blocks = blockRows(page, (line) => edges.has(edgeKey(line)) || headerOf(line, page.width) !== null);
     rows.push(...blocks.rows);
-    page.lines.forEach((line, index) => {
-      if (blocks.used.has(index)) return;
-      const lineHeader = headerOf(line, page.width);
-      if (lineHeader) {
-        header = lineHeader;
-        resultDate ??= lineHeader.resultDate ?? null;
-        return;
+    for (let index = 0; index < page.lines.length; index++) {
+      const line = page.lines[index] as Line;
+      if (blocks.used.has(index)) continue;
+      // A header on this line, or printed over it and the next ones (lab-extraction-columns.ts).
+      const found = headerAt(page, index);
+      if (found) {
+        header = found.header;
+        resultDate ??= found.header.resultDate ?? null;
+        index += found.lines - 1;
+        continue;
       }
-      if (edges.has(edgeKey(line))) return;
+      if (edges.has(edgeKey(line))) continue;
       entries.push(...entriesOfLine(line, index, page, header));
-    });
+    }
     for (const regionRows of joinWrappedNames(entries, page.pitch)) rows.push(...regionRows);
   }
   // A lab's own test code printed before the name ('001453 Hemoglobin A1c') is no part of it.
