@@ -15,8 +15,9 @@ import { datesIn } from './lab-extraction-meta';
 // - A cell goes to the column its span overlaps most, else the nearest. A cell spanning the name and the next
 //   column (a narrow gutter) is cut where the value starts.
 
-type HeaderKind = ColumnKind | 'other' | 'date';
-export type Column = { kind: HeaderKind; x0: number; x1: number; date?: string };
+export type HeaderKind = ColumnKind | 'other' | 'date';
+/** `unit`: the unit a result column's header prints ('%', 'x10^9/L'), for its values printed without one. */
+export type Column = { kind: HeaderKind; x0: number; x1: number; date?: string; unit?: string };
 /** A table's columns, left to right, in fractions of the page's width. */
 export type Region = { columns: Column[] };
 /** `resultDate`: a cumulative table's current column's date (its results are from that day). */
@@ -112,6 +113,12 @@ const PHRASES: [HeaderKind, string][] = [
 ];
 
 const plain = (text: string) => text.toLowerCase().replace(/[^a-z/ ]/g, '');
+
+/** The kind of column a header cell's words name as a whole ('Reference Range' is a range), or null. */
+export function phraseKind(text: string): HeaderKind | null {
+  const words = text.split(/\s+/).map(plain).filter(Boolean).join(' ');
+  return PHRASES.find(([, phrase]) => phrase === words)?.[0] ?? null;
+}
 
 /** The header a line is, or null. */
 export function headerOf(line: Line, pageWidth: number): Header | null {
@@ -262,7 +269,8 @@ export function placeCells(
         continue;
       }
     }
-    list.push({ ...cell, kind: kindOf(columnFor(span, region.columns)) });
+    const column = columnFor(span, region.columns);
+    list.push({ ...cell, kind: kindOf(column), ...(column?.unit ? { unit: column.unit } : {}) });
   }
   return byRegion;
 }

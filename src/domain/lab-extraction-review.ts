@@ -22,8 +22,11 @@ import type { PrintedFlag, RawRow } from './lab-extraction-row';
 //   plausible (31 for an A1c of 3.1), the reason says so too.
 // - OCR loses decimal points in ranges too ('35-53' for 3.5-5.3): such a range is mended when it can be
 //   told for sure, and the row is reviewed either way (checkRange).
-// - A unit the analyte is not measured in is reviewed; when it is one character away from one it is
-//   measured in ('u/iL'), that unit is given, still for review.
+// - A unit the analyte is measured in is given as printed ('sec', 'mEq/L', 'Thousand/uL': the report's
+//   words, which a person compares with the paper), but where OCR read it in a spelling the analyte table
+//   does not list ('ulU/mL'), given as the table spells it. A unit the analyte is not measured in is
+//   reviewed; when it is one character away from one it is measured in ('u/iL'), that unit is given,
+//   still for review.
 // - A range far from the one labs usually print for the analyte (a bound off by a factor of four or more,
 //   lab-analytes-usual-ranges.ts) is reviewed: OCR dropped its points and the value's alike ('75' in
 //   '40-105' for a WBC of 7.5 in 4.0-10.5), which agree with each other and pass every other check.
@@ -168,6 +171,15 @@ function unusualRange(code: string, range: string, factor: number): boolean {
   return far(bounds.low, usual[0]) || far(bounds.high, usual[1]);
 }
 
+const spelling = (unit: string) => unit.toLowerCase().replace(/[µμ]/g, 'u').replace(/^x/, '');
+
+// Whether a unit is written as the analyte table writes one of the analyte's units ('sec', 'mEq/L',
+// 'x10^9/L'): OCR read it right, and it is given as printed.
+function listedSpelling(analyte: Analyte, printed: string): boolean {
+  const key = spelling(printed);
+  return [analyte.unit, ...analyte.otherUnits.map(([unit]) => unit)].some((unit) => spelling(unit) === key);
+}
+
 // An accepted unit one character away from the printed one ('u/iL' for 'U/L'): OCR's misreading.
 function nearUnit(analyte: Analyte, printed: string): string | null {
   const key = unitKey(printed);
@@ -206,7 +218,7 @@ export function resultOf(row: RawRow): ExtractedResult {
     if (accepted === null) {
       reasons.push('unit-unexpected');
       unit = nearUnit(analyte, unit) ?? unit;
-    } else if (unit) {
+    } else if (unit && readByOcr && !listedSpelling(analyte, unit)) {
       unit = accepted.unit;
     }
     const factor = (accepted ?? acceptedUnit(analyte, unit))?.factor ?? 1;

@@ -17,7 +17,8 @@ import type { OcrWord } from './ocr-layout';
 //   a row whose cells do not all read as a result is not a row (a sentence, an address, 'Page 1 of 2').
 
 export type ColumnKind = 'name' | 'value' | 'unit' | 'flag' | 'range' | 'low' | 'high';
-export type TaggedCell = Cell & { kind: ColumnKind | null };
+/** `unit`: the unit its column's header prints, for a value printed without one. */
+export type TaggedCell = Cell & { kind: ColumnKind | null; unit?: string };
 export type PrintedFlag = 'H' | 'L' | 'A' | '';
 export type RawRow = {
   name: string;
@@ -227,6 +228,7 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
     .join(' ');
   if (unitText) reading.unit = unitText;
   if (unitRange && !reading.range) reading.range = unitRange.text;
+  reading.unit ||= cells.find((cell) => cell.kind === 'value' && cell.unit)?.unit ?? '';
   const flagText = of('flag').trim();
   if (flagText) reading.printedFlag = flagOf(flagText);
   // A flag word standing in the range column's span ('High  <200 mg/dL'): the flag, not part of the range.

@@ -1,11 +1,11 @@
 import { findAnalyte, suggestReportType } from './lab-analytes';
 import { blockRows } from './lab-extraction-blocks';
-import { headerAt } from './lab-extraction-columns';
+import { headerAt, headerByContent } from './lab-extraction-columns';
 import { headerOf, placeCells, type Header } from './lab-extraction-header';
 import { linesOfPage, type Line, type PageLines } from './lab-extraction-layout';
 import { findDoctor, findReportDate } from './lab-extraction-meta';
 import { resultOf } from './lab-extraction-review';
-import { rowsByShape, rowsFromColumns, type RawRow, type TaggedCell } from './lab-extraction-row';
+import { rowsByShape, rowsFromColumns, scanItems, type RawRow, type TaggedCell } from './lab-extraction-row';
 import type { LabExtraction } from './lab-results';
 import type { OcrPageLayout } from './ocr-layout';
 
@@ -25,6 +25,8 @@ import type { OcrPageLayout } from './ocr-layout';
 //   short and set no further from a row than the page's usual line pitch, it joins the row above or below
 //   when together they name a known analyte, when it opens with '(' or a small letter or the name above
 //   leaves a parenthesis open, or when the row below has values and no name; otherwise it is not a row.
+// - Under a header, a line of nothing but flags and units outside the name column is a row's cells
+//   wrapped onto a second line ('55 mL/min/1.73m2' over '(Low)'): they are the row above's.
 // - Lines repeated at the top or bottom of several pages (a page header or footer) are not rows.
 // - Rows are kept per table, left table first on a page, and each is checked (lab-extraction-review.ts).
 // - A row read without a value is not a result; a line that does not read as a row is left out rather than
@@ -37,7 +39,9 @@ export type ExtractOptions = {
 
 type Entry =
   | { kind: 'row'; row: RawRow; line: number; region: number; yc: number }
-  | { kind: 'text'; text: string; line: number; region: number; yc: number; title: boolean };
+  | { kind: 'text'; text: string; line: number; region: number; yc: number; title: boolean }
+  /** A row's cells wrapped onto the next line, outside the name column ('(Low)' under '55 mL/min'). */
+  | { kind: 'more'; cells: TaggedCell[]; line: number; region: number; yc: number };
 
 const SECTION_WORDS =
   /^(?:chemistry|hematology|haematology|lipids?|lipid panel|lipid profile|urinalysis|thyroid|endocrinology|immunology|serology|coagulation|general chemistry|routine chemistry|special chemistry|complete blood count|cbc(?: with differential)?|differential|comprehensive metabolic panel|basic metabolic panel|cmp|bmp|liver function|kidney function|renal function|iron studies|vitamins?|diabetes|urine|microscopic|macroscopic|results?|test results?|lab results?|panel|profile)\b/i;
@@ -83,6 +87,10 @@ function entriesOfLine(line: Line, index: number, page: PageLines, header: Heade
       return;
     }
     const text = cells.map((cell) => cell.text).join(' ');
+    if (header && cells.every((cell) => cell.kind !== null && cell.kind !== 'name' && wraps(cell.text))) {
+      entries.push({ kind: 'more', cells, line: index, region, yc: line.yc });
+      return;
+    }
     if (/[a-z]/i.test(text))
       entries.push({ kind: 'text', text, line: index, region, yc: line.yc, title: looksLikeTitle(text) });
   });
@@ -90,6 +98,21 @@ function entriesOfLine(line: Line, index: number, page: PageLines, header: Heade
 }
 
 const known = (name: string) => findAnalyte(name) !== null;
+
+// What a cell's text wrapped onto a second line holds: a flag, a unit.
+const wraps = (text: string) => scanItems(text).every((item) => item.kind === 'flag' || item.kind === 'unit');
+
+/** A row's flag or unit that wrapped onto the line below it. */
+function addWrapped(row: RawRow, cells: TaggedCell[]): void {
+  for (const cell of cells) {
+    for (const item of scanItems(cell.text)) {
+      if (item.kind === 'flag' && !row.printedFlag) row.printedFlag = item.flag ?? 'A';
+      if (item.kind === 'unit' && !row.unit && (cell.kind === 'value' || cell.kind === 'unit'))
+        row.unit = item.text;
+    }
+    row.words.push(...cell.words);
+  }
+}
 
 // A row of an analyte Kincare does not know needs more than a number to be a result: a unit or a range
 // ('Suite 200' and 'Patient ID: 12345' are not results).
@@ -105,13 +128,17 @@ function joinWrappedNames(entries: Entry[], pitch: number): RawRow[][] {
   return regions.map((region) => {
     const list = byRegion.get(region) ?? [];
     list.forEach((entry, at) => {
-      // A wrapped name is short and set close to its row; a note under the table is neither.
-      if (entry.kind !== 'text' || entry.text.split(/\s+/).length > 5) return;
       const close = (other: Entry | undefined) =>
         other !== undefined &&
         Math.abs(other.line - entry.line) === 1 &&
         Math.abs(other.yc - entry.yc) <= 1.2 * pitch;
       const above = list[at - 1];
+      if (entry.kind === 'more') {
+        if (above?.kind === 'row' && close(above)) addWrapped(above.row, entry.cells);
+        return;
+      }
+      // A wrapped name is short and set close to its row; a note under the table is neither.
+      if (entry.kind !== 'text' || entry.text.split(/\s+/).length > 5) return;
       const below = list[at + 1];
       const rowAbove = above?.kind === 'row' && close(above) ? above.row : null;
       const rowBelow = below?.kind === 'row' && close(below) ? below.row : null;
@@ -155,6 +182,12 @@ export function extractLabReport(pages: OcrPageLayout[], options: ExtractOptions
         header = found.header;
         resultDate ??= found.header.resultDate ?? null;
         index += found.lines - 1;
+        continue;
+      }
+      // Column titles that are not all header words, read with what the lines under them hold.
+      const byContent = headerByContent(page, index);
+      if (byContent) {
+        header = byContent;
         continue;
       }
       if (edges.has(edgeKey(line))) continue;

@@ -81,4 +81,82 @@ describe('extractLabReport: what other producers do', () => {
     );
     expect(rowsOf(page)).toEqual([['Influenza A', 'Not Detected', '', 'Not Detected']]);
   });
+
+  it("reads a table whose column titles are not all header words by what its cells hold, after another table's header", () => {
+    const rows = extractLabReport(
+      [
+        layoutPage([
+          'Test           Result   Flag   Units    Low    High',
+          'Hemoglobin     14.2            g/dL     13.2   17.1',
+          'Platelets      250             K/uL     140    400',
+          '',
+          'Differential   %      Ref. %        Absolute   Ref. Absolute   Units',
+          'Neutrophils    58.2   40.0 - 74.0   3.61       1.50 - 7.80     x10^9/L',
+          'Lymphocytes    30.1   14.0 - 46.0   1.87       0.85 - 3.90     x10^9/L',
+        ]),
+      ],
+      TODAY,
+    ).lab_results;
+    expect(
+      rows.map(({ code, value, unit, reference_range }) => [code, value, unit, reference_range]),
+    ).toEqual([
+      ['718-7', '14.2', 'g/dL', '13.2-17.1'],
+      ['777-3', '250', 'K/uL', '140-400'],
+      ['770-8', '58.2', '%', '40.0 - 74.0'],
+      ['736-9', '30.1', '%', '14.0 - 46.0'],
+      ['751-8', '3.61', 'x10^9/L', '1.50 - 7.80'],
+      ['731-0', '1.87', 'x10^9/L', '0.85 - 3.90'],
+    ]);
+  });
+
+  it('takes a column title that is a unit as the unit of the results under it', () => {
+    const rows = extractLabReport(
+      [
+        layoutPage([
+          'Cell type     %      Reference     x10^9/L   Reference',
+          'Neutrophils   58.2   40.0 - 74.0   3.61      1.50 - 7.80',
+          'Monocytes     6.1    4.0 - 13.0    0.38      0.20 - 0.95',
+        ]),
+      ],
+      TODAY,
+    ).lab_results;
+    expect(rows.map(({ code, unit, needs_review }) => [code, unit, needs_review])).toEqual([
+      ['770-8', '%', false],
+      ['5905-5', '%', false],
+      ['751-8', 'x10^9/L', false],
+      ['742-7', 'x10^9/L', false],
+    ]);
+  });
+
+  it("gives a row the flag that wrapped onto the line below it, and takes no such line for a table's titles", () => {
+    const rows = extractLabReport(
+      [
+        layoutPage([
+          'Test      Result              Reference Interval   Test       Result     Reference Interval',
+          'eGFR      55 mL/min/1.73m2    >= 60                Protein    Negative   Negative',
+          '          (Low)               mL/min/1.73m2        Glucose    Negative   Negative',
+          'Sodium    140 mmol/L          135 - 146 mmol/L     Ketones    Trace      Negative',
+          'Calcium   9.1 mg/dL           8.6 - 10.3 mg/dL     Nitrite    Negative   Negative',
+        ]),
+      ],
+      TODAY,
+    ).lab_results;
+    expect(
+      rows.map(({ code, value, flag, reference_range, needs_review }) => [
+        code,
+        value,
+        flag,
+        reference_range,
+        needs_review,
+      ]),
+    ).toEqual([
+      ['98979-8', '55', 'L', '>=60', false],
+      ['2951-2', '140', '', '135 - 146', false],
+      ['17861-6', '9.1', '', '8.6 - 10.3', false],
+      ['5804-0', 'Negative', '', 'Negative', false],
+      ['5792-7', 'Negative', '', 'Negative', false],
+      ['5797-6', 'Trace', '', 'Negative', false],
+      ['5802-4', 'Negative', '', 'Negative', false],
+    ]);
+  });
 });
