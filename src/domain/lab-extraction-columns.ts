@@ -158,13 +158,18 @@ export function headerByContent(
     return null;
   const named = titles.cells.map((cell) => phraseKind(cell.text));
   const units = titles.cells.map((cell) => unitTitle(cell.text));
-  if (!named.some((kind) => kind !== null && kind !== 'other') && !units.some(Boolean)) return null;
+  // Two titles at least say what their columns are, in header words or as a unit: one header word in a
+  // line is a title's or a sentence's ('Cumulative Results Report').
+  const told = titles.cells.filter((_, at) => (named[at] && named[at] !== 'other') || units[at]).length;
+  if (told < 2) return null;
   // The rows under it: up to the next line of titles, or a gap of more than two lines.
   const body: Line[] = [];
   for (let at = index + 1; at < page.lines.length && body.length < CONTENT_LOOKAHEAD; at++) {
     const line = page.lines[at] as Line;
     const above = page.lines[at - 1] as Line;
-    if (line.yc - above.yc > 2.5 * page.pitch || headerish(line)) break;
+    // A labelled field ('Patient: ...', 'DOB: ...') is a report's header block, not a table's row.
+    if (line.yc - above.yc > 2.5 * page.pitch || headerish(line) || /[A-Za-z]:(?:\s|$)/.test(line.text))
+      break;
     body.push(line);
   }
   const rowsWithValues = body.filter((line) => tallyOf(line.cells).number >= 1 && line.cells.length >= 2);

@@ -8,7 +8,8 @@ import type { OcrPageLayout, OcrWord } from './ocr-layout';
 //   height. Comparing with the last word rather than the line's first lets a slightly skewed photo's line
 //   drift across the page and stay one line. Words tesseract put on one line (word.line) move together.
 // - A cell is a run of words with gaps of less than a word height: wider than the spaces between words
-//   of one phrase, narrower than the gutter between columns.
+//   of one phrase, narrower than the gutter between columns; on a page whose spaces are wider (a
+//   monospaced printout read by OCR), one and a half of its usual word gap.
 
 export type Cell = { words: OcrWord[]; text: string; x0: number; x1: number };
 export type Line = {
@@ -30,6 +31,9 @@ export type PageLines = {
 };
 
 const CELL_GAP_IN_HEIGHTS = 0.9;
+const SPACE_AT_MOST_IN_HEIGHTS = 1.2;
+const SPACES_IN_A_GUTTER = 1.5;
+const MIN_GAPS_MEASURED = 12;
 const SAME_LINE_IN_HEIGHTS = 0.5;
 /** Well under a space's width (about a quarter of a word height). */
 const TOUCHING_IN_HEIGHTS = 0.06;
@@ -64,11 +68,11 @@ function unitsOf(words: OcrWord[]): Unit[] {
   return units.sort((a, b) => a.x0 - b.x0);
 }
 
-function cellsOf(words: OcrWord[], wordHeight: number): Cell[] {
+function cellsOf(words: OcrWord[], gap: number): Cell[] {
   const cells: Cell[] = [];
   for (const word of words) {
     const last = cells.at(-1);
-    if (last && word.x0 - last.x1 < CELL_GAP_IN_HEIGHTS * wordHeight) {
+    if (last && word.x0 - last.x1 < gap) {
       last.words.push(word);
       last.text = `${last.text} ${word.text}`;
       last.x1 = Math.max(last.x1, word.x1);
@@ -82,8 +86,22 @@ function cellsOf(words: OcrWord[], wordHeight: number): Cell[] {
 export function cellsFromWords(words: OcrWord[], wordHeight: number): Cell[] {
   return cellsOf(
     [...words].sort((a, b) => a.x0 - b.x0),
-    wordHeight,
+    CELL_GAP_IN_HEIGHTS * wordHeight,
   );
+}
+
+/**
+ * The narrowest gap between two cells of this page's lines. In most fonts a space between two words is
+ * well under a word height; in a monospaced one it is a letter's width, and OCR's tight boxes put a word
+ * gap near one word height: the page's own word gaps (the median of those under 1.2 word heights) set
+ * the cut at one and a half of them when that is wider.
+ */
+function cellGapOf(lines: OcrWord[][], wordHeight: number): number {
+  const gaps = lines
+    .flatMap((words) => words.slice(1).map((word, at) => word.x0 - (words[at]?.x1 ?? word.x0)))
+    .filter((gap) => gap > 0 && gap < SPACE_AT_MOST_IN_HEIGHTS * wordHeight);
+  const least = CELL_GAP_IN_HEIGHTS * wordHeight;
+  return gaps.length < MIN_GAPS_MEASURED ? least : Math.max(least, SPACES_IN_A_GUTTER * median(gaps));
 }
 
 // Pieces of one word a PDF's text layer holds apart ('North', 'fi', 'eld': a ligature drawn as a glyph of
@@ -135,9 +153,12 @@ export function linesOfPage(page: OcrPageLayout): PageLines {
       open.push({ units: [unit], tail: unit });
     }
   }
-  const lines = open.map(({ units }) => {
-    const lineWords = units.flatMap((unit) => unit.words).sort((a, b) => a.x0 - b.x0);
-    const cells = cellsOf(lineWords, wordHeight);
+  const wordsByLine = open.map(({ units }) =>
+    units.flatMap((unit) => unit.words).sort((a, b) => a.x0 - b.x0),
+  );
+  const gap = cellGapOf(wordsByLine, wordHeight);
+  const lines = wordsByLine.map((lineWords) => {
+    const cells = cellsOf(lineWords, gap);
     const y0 = Math.min(...lineWords.map((word) => word.y0));
     const y1 = Math.max(...lineWords.map((word) => word.y1));
     const yc = lineWords.reduce((sum, word) => sum + center(word), 0) / lineWords.length;

@@ -173,11 +173,14 @@ function unusualRange(code: string, range: string, factor: number): boolean {
 
 const spelling = (unit: string) => unit.toLowerCase().replace(/[µμ]/g, 'u').replace(/^x/, '');
 
-// Whether a unit is written as the analyte table writes one of the analyte's units ('sec', 'mEq/L',
-// 'x10^9/L'): OCR read it right, and it is given as printed.
-function listedSpelling(analyte: Analyte, printed: string): boolean {
+// The analyte table's own spelling of a unit OCR read as one of the analyte's units written some way the
+// table writes it ('sec', 'mEq/L', 'u/L' for 'U/L'): the report's word, in the table's letters.
+function listedSpelling(analyte: Analyte, printed: string): string | null {
   const key = spelling(printed);
-  return [analyte.unit, ...analyte.otherUnits.map(([unit]) => unit)].some((unit) => spelling(unit) === key);
+  const listed = [analyte.unit, ...analyte.otherUnits.map(([unit]) => unit)].find(
+    (unit) => spelling(unit) === key,
+  );
+  return listed === undefined ? null : `${/^x/i.test(printed) && !/^x/i.test(listed) ? 'x' : ''}${listed}`;
 }
 
 // An accepted unit one character away from the printed one ('u/iL' for 'U/L'): OCR's misreading.
@@ -218,8 +221,8 @@ export function resultOf(row: RawRow): ExtractedResult {
     if (accepted === null) {
       reasons.push('unit-unexpected');
       unit = nearUnit(analyte, unit) ?? unit;
-    } else if (unit && readByOcr && !listedSpelling(analyte, unit)) {
-      unit = accepted.unit;
+    } else if (unit && readByOcr) {
+      unit = listedSpelling(analyte, unit) ?? accepted.unit;
     }
     const factor = (accepted ?? acceptedUnit(analyte, unit))?.factor ?? 1;
     const plausible = (n: number) => analyte.qualitative === true || inside(n * factor, analyte.plausible);

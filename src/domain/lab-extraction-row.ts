@@ -143,7 +143,15 @@ function nextItem(rest: string): { item: Item; length: number } {
 const VALUE_KINDS: ItemKind[] = ['number', 'bound', 'words-result'];
 const isValueItem = (item: Item | undefined) => item !== undefined && VALUE_KINDS.includes(item.kind);
 
-type Reading = { value: string; unit: string; printedFlag: PrintedFlag; range: string; mended?: boolean };
+/** `others`: more results followed the value in the row (other days'), so later flags are theirs. */
+type Reading = {
+  value: string;
+  unit: string;
+  printedFlag: PrintedFlag;
+  range: string;
+  mended?: boolean;
+  others?: boolean;
+};
 
 // Places items read by shape: the first value-like item is the value, the rest by shape.
 // `lenient`: a word after the value is its unit misread ('32 UIL' in a result column), for the review to judge.
@@ -169,9 +177,14 @@ function placeByShape(items: Item[], reading: Reading, lenient = false): boolean
       if (reading.range) return false;
       reading.range = item.text;
     } else if (item.kind === 'flag') {
-      reading.printedFlag = item.flag ?? 'A';
+      if (!reading.others) reading.printedFlag = item.flag ?? 'A';
     } else if (item.kind === 'unit') {
       if (!reading.unit) reading.unit = item.text;
+    } else if (item.kind === 'number' && !reading.unit && !reading.range) {
+      // Another result before the row's unit and range: a cumulative row whose columns no header dates.
+      // The first is taken, for review: which one is current is not printed.
+      reading.others = true;
+      reading.mended = true;
     } else {
       return false;
     }
@@ -192,6 +205,20 @@ export function rowsFromColumns(cells: TaggedCell[]): RawRow[] {
   if (values.length < 2) {
     const row = rowFromColumns(cells);
     return row ? [row] : [];
+  }
+  // Each result with a unit, a range or limits of its own after it (a differential) is a row; results side
+  // by side with nothing of their own between them are one row's results of several days whose header
+  // did not say which is current (OCR lost its dates): the first is taken, for review.
+  const ownCells = (from: TaggedCell, to: TaggedCell | undefined) =>
+    ordered.some(
+      (cell) =>
+        cell.x0 > from.x0 &&
+        (!to || cell.x0 < to.x0) &&
+        ['unit', 'range', 'low', 'high'].includes(cell.kind ?? ''),
+    );
+  if (!values.every((value, index) => ownCells(value, values[index + 1]))) {
+    const row = rowFromColumns(ordered.filter((cell) => cell.kind !== 'value' || cell === values[0]));
+    return row ? [{ ...row, mended: true }] : [];
   }
   const names = ordered.filter((cell) => cell.kind === 'name');
   return values.flatMap((value, index) => {

@@ -159,4 +159,68 @@ describe('extractLabReport: what other producers do', () => {
       ['5802-4', 'Negative', '', 'Negative', false],
     ]);
   });
+
+  it('reads a monospaced printout through OCR, whose word gaps are as wide as a word is tall', () => {
+    // Letters as wide as a space and boxes as tight as OCR draws them: a space is a word height wide.
+    const mono = (page: OcrPageLayout): OcrPageLayout => ({
+      ...page,
+      words: page.words.map((word) => ({ ...word, y0: word.y0 + 2, y1: word.y1 - 2 })),
+    });
+    const page = mono(
+      layoutPage(
+        [
+          'ORDERING DR: KELLER, ANNA MD    LOC: 4WEST',
+          'COLL: 04/22/25 0815    RECD: 04/22/25 0930',
+          'TEST                RESULT  FLAG  UNITS     REFERENCE',
+          'UREA NITROGEN       14            mg/dL     7-25',
+          'CARBON DIOXIDE      31            mmol/L    20-32',
+          'PROTEIN, TOTAL      7.2           g/dL      6.1-8.1',
+          'BILIRUBIN, TOTAL    1.6     H     mg/dL     0.2-1.2',
+          'WBC COUNT           5.4           K/uL      3.8-10.8',
+          'PLATELET COUNT      209           K/uL      140-400',
+        ],
+        { source: 'ocr' },
+      ),
+    );
+    const report = extractLabReport([page], TODAY);
+    expect([report.doctor_name, report.report_date]).toEqual(['Anna Keller', '2025-04-22']);
+    expect(report.lab_results.map(({ code, value, flag }) => [code, value, flag])).toEqual([
+      ['3094-0', '14', ''],
+      ['2028-9', '31', ''],
+      ['2885-2', '7.2', ''],
+      ['1975-2', '1.6', 'H'],
+      ['6690-2', '5.4', ''],
+      ['777-3', '209', ''],
+    ]);
+  });
+
+  it('reads a cumulative row whose dates OCR lost: the first result, with its own flag, for review', () => {
+    const brief = (lines: string[]) =>
+      extractLabReport([layoutPage(lines, { source: 'ocr' })], TODAY).lab_results.map(
+        ({ name, value, flag, reference_range, needs_review }) => [
+          name,
+          value,
+          flag,
+          reference_range,
+          needs_review,
+        ],
+      );
+    // No header at all, and a header whose date columns read as nothing.
+    const rows = [
+      'Glucose      80       58 L     126 H    mg/dL    65-99',
+      'Sodium       141      136      149 H    mmol/L   135-146',
+    ];
+    const expected = [
+      ['Glucose', '80', '', '65-99', true],
+      ['Sodium', '141', '', '135-146', true],
+    ];
+    expect(brief(rows)).toEqual(expected);
+    expect(brief(['Test         1192023  0821223  3242023  Units    Reference Range', ...rows])).toEqual(
+      expected,
+    );
+    // One date unread: the newest that read may not be the current one.
+    expect(brief(['Test         1192023  08/21/23 03/24/23 Units    Reference Range', ...rows])).toEqual(
+      expected,
+    );
+  });
 });

@@ -302,6 +302,7 @@ describe('extractLabReport: checking each row', () => {
     // A PDF's own text is exact; OCR's spelling that the analyte table does not list is given as it lists it.
     expect(one('WBC   6.1   x10E3/uL   4.0-11.0')).toMatchObject({ unit: 'x10E3/uL', needs_review: false });
     expect(one('PT   11.2   sec   9.4-12.5', { source: 'ocr' })).toMatchObject({ unit: 'sec' });
+    expect(one('ALT   21   u/L   9-46', { source: 'ocr' })).toMatchObject({ unit: 'U/L' });
     expect(one('TSH   2.1   ulU/mL   0.4-4.0', { source: 'ocr' })).toMatchObject({ unit: 'uIU/mL' });
     expect(one('Glucose   95   g/L   70-99')?.review_reasons).toEqual(['unit-unexpected']);
   });
