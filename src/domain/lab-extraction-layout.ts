@@ -70,8 +70,15 @@ function unitsOf(words: OcrWord[]): Unit[] {
 
 function cellsOf(words: OcrWord[], gap: number): Cell[] {
   const cells: Cell[] = [];
+  let parted = false;
   for (const word of words) {
-    const last = cells.at(-1);
+    // A bar between fields ('Pt: Lang, Henry | DOB ... | Ordering: ...') parts cells, and is no text.
+    if (word.text === '|') {
+      parted = true;
+      continue;
+    }
+    const last = parted ? undefined : cells.at(-1);
+    parted = false;
     if (last && word.x0 - last.x1 < gap) {
       last.words.push(word);
       last.text = `${last.text} ${word.text}`;

@@ -173,9 +173,16 @@ export function findReportDate(
   return best;
 }
 
+// Any other field's label after a value ('Dr Leila Haddad Authorised by: ...', 'Date of birth:'): a
+// capitalised word and up to two small ones, then a colon. A name holds no colon, and a time's colon has
+// digits before it.
+const SOME_LABEL = /\s[A-Z][A-Za-z.'-]*(?:\s+[a-z][A-Za-z.'-]*){0,2}\s*:(?:\s|$)/;
+
 const beforeNextLabel = (text: string) => {
-  const next = ANY_LABEL.exec(text);
-  return next && next.index > 0 ? text.slice(0, next.index) : text;
+  const next = [ANY_LABEL.exec(text), SOME_LABEL.exec(text)]
+    .filter((found): found is RegExpExecArray => found !== null && found.index > 0)
+    .sort((a, b) => a.index - b.index)[0];
+  return next ? text.slice(0, next.index) : text;
 };
 
 const CREDENTIALS =

@@ -67,6 +67,8 @@ const dropThousands = (number: string) =>
 export function scanItems(text: string): Item[] {
   // Specks a photo adds ('~~ 123', '| 4.5') are no part of any field.
   let rest = text
+    // A range in brackets with spaces in it ('(135 - 146)', '( > 60 )'): the brackets are no part of it.
+    .replace(/[([]\s*([<>≤≥=]*\s*[\d.,]+(?:\s*(?:-|–|to)\s*[\d.,]+)?)\s*[)\]]/gi, ' $1 ')
     .split(/\s+/)
     .filter((token) => !/^[~_|'"`°•·,.:;]+$/.test(token))
     // A range in brackets ('(70-99)', '[<200]'): the brackets are no part of it.
