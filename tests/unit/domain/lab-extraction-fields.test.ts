@@ -58,4 +58,26 @@ describe('extractLabReport: fields as other producers print them', () => {
       ['TSH', '2.10', 'uIU/mL', '', '0.40 - 4.50'],
     ]);
   });
+
+  it("reads an SI count's unit whose caret and L OCR misread ('x1029/1' for x10^9/L)", () => {
+    const rows = extractLabReport(
+      [
+        layoutPage(
+          [
+            'Test          Result    Units      Reference',
+            'Neutrophils   6.18      x1029/1    1.50 - 7.80',
+            'Platelets     250       x10 9/1.   140 - 400',
+            'RBC           4.93      x10-12/1   4.20 - 5.80',
+          ],
+          { source: 'ocr' },
+        ),
+      ],
+      TODAY,
+    ).lab_results;
+    expect(rows.map(({ code, unit, needs_review }) => [code, unit, needs_review])).toEqual([
+      ['751-8', '10^3/uL', false],
+      ['777-3', '10^3/uL', false],
+      ['789-8', '10^6/uL', false],
+    ]);
+  });
 });
