@@ -13,7 +13,8 @@ import { fixed, percent, printMisses, printTotals } from './extraction-report';
 
 // The extraction benchmark's second section: the foreign-producer corpus (tests/fixtures/lab-reports/
 // foreign), reports written as HTML and printed to PDF by Chromium in fonts, sizes and layouts the first
-// corpus never used, read as text PDFs and 300 dpi scans through the same OCR service and extraction, and
+// corpus never used, read as text PDFs, 300 dpi scans and phone photos through the same OCR service and
+// extraction, and
 // scored by the same scorer. Held out from tuning: it is there to show what breaks on another producer.
 // Its figures are printed per family, since a family far below the others is a layout not read.
 
@@ -22,6 +23,8 @@ export type ForeignRun = {
   kind: ForeignKind;
   score: DocumentScore;
   ms: number;
+  /** Files read: one PDF, or one photo a page. */
+  pages: number;
   error: string | null;
 };
 
@@ -44,20 +47,24 @@ export async function readForeign(
   try {
     for (const kind of kinds) {
       for (const document of corpus) {
-        const bytes = await renderer.render(document, kind);
+        const files = await renderer.render(document, kind);
         const started = performance.now();
         let extraction = EMPTY;
         let error: string | null = null;
         try {
-          const result = await ocr.recognize(bytes, 'application/pdf');
-          const layout: OcrPageLayout[] = result.layout;
+          // Photos are read one by one and their pages joined, as the first corpus's are.
+          const layout: OcrPageLayout[] = [];
+          for (const file of files) {
+            const result = await ocr.recognize(file.bytes, file.contentType);
+            for (const page of result.layout) layout.push({ ...page, page: layout.length + 1 });
+          }
           extraction = extractLabReport(layout);
         } catch (failure) {
           error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
         }
         const ms = performance.now() - started;
         const score = scoreExtraction(document, extraction);
-        runs.push({ document, kind, score, ms, error });
+        runs.push({ document, kind, score, ms, pages: files.length, error });
         console.log(
           `  read ${document.id} (foreign) as ${kind}: ${ms.toFixed(0)} ms, ${score.misses.length} misses${error ? ' (ERROR)' : ''}`,
         );

@@ -202,12 +202,8 @@ async function main() {
       }
     }
     if (options.sets.foreign) {
-      const kinds = options.kinds.filter((kind) => kind !== 'photo');
-      foreign = await readForeign(
-        ocr,
-        options.quick ? kinds.filter((kind) => kind === 'text') : kinds,
-        options,
-      );
+      const kinds = options.quick ? options.kinds.filter((kind) => kind === 'text') : options.kinds;
+      foreign = await readForeign(ocr, kinds, options);
     }
   } finally {
     await ocr.close();
