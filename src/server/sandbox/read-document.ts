@@ -318,6 +318,8 @@ async function straightenedPhoto(
     greyOf(context.getImageData(0, 0, decoded.width, decoded.height).data, decoded.width, decoded.height),
   );
   if (!page) return null;
+  // The straightened page's ruled lines, as a scanned page's (rules.ts).
+  eraseRules(page);
   return { pgm: pgmOf(page), width: page.width, height: page.height };
 }
 

@@ -68,6 +68,7 @@ describe('extractLabReport: fields as other producers print them', () => {
             'Neutrophils   6.18      x1029/1    1.50 - 7.80',
             'Platelets     250       x10 9/1.   140 - 400',
             'RBC           4.93      x10-12/1   4.20 - 5.80',
+            'WBC           6.1       x10/9/L    3.8 - 10.8',
           ],
           { source: 'ocr' },
         ),
@@ -78,6 +79,7 @@ describe('extractLabReport: fields as other producers print them', () => {
       ['751-8', '10^3/uL', false],
       ['777-3', '10^3/uL', false],
       ['789-8', '10^6/uL', false],
+      ['6690-2', '10^3/uL', false],
     ]);
   });
 });
