@@ -1,5 +1,6 @@
 import type { Cell, Line, PageLines } from './lab-extraction-layout';
-import { flagOf, scanItems, type Item, type PrintedFlag, type RawRow } from './lab-extraction-row';
+import { flagOf, scanItems, type Item, type PrintedFlag } from './lab-extraction-items';
+import type { RawRow } from './lab-extraction-row';
 
 // Reports with no table: one block per test, as patient portals print their results. The test's name on a
 // line of its own, then its value after a label ('Your value', 'Value', 'Result', on the same line or alone

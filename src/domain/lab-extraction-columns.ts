@@ -2,7 +2,7 @@ import { looksLikeUnit } from './lab-analytes';
 import { headerOf, phraseKind, type Column, type Header, type HeaderKind } from './lab-extraction-header';
 import type { Cell, Line, PageLines } from './lab-extraction-layout';
 import { datesIn } from './lab-extraction-meta';
-import { scanItems } from './lab-extraction-row';
+import { scanItems } from './lab-extraction-items';
 import type { OcrWord } from './ocr-layout';
 
 // A table's header found where one line of header words is not enough (lab-extraction.ts asks here first).

@@ -1,6 +1,6 @@
 import type { Cell, Line } from './lab-extraction-layout';
 import type { ColumnKind, TaggedCell } from './lab-extraction-row';
-import { scanItems } from './lab-extraction-row';
+import { scanItems } from './lab-extraction-items';
 import { datesIn } from './lab-extraction-meta';
 
 // A table's header row ('Test  Result  Flag  Units  Reference Range', in any order) and the columns it

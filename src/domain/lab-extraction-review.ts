@@ -8,7 +8,8 @@ import {
 } from './lab-analytes';
 import { USUAL_RANGE_FACTOR, USUAL_RANGES } from './lab-analytes-usual-ranges';
 import type { LabExtraction, LabFlag } from './lab-results';
-import type { PrintedFlag, RawRow } from './lab-extraction-row';
+import type { PrintedFlag } from './lab-extraction-items';
+import type { RawRow } from './lab-extraction-row';
 
 // A row read from the page turned into a result, its value checked against its flag, its range and what is
 // physiologically possible, so that what OCR may have misread is shown to the person for review.

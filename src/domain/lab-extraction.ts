@@ -5,7 +5,8 @@ import { headerOf, placeCells, type Header } from './lab-extraction-header';
 import { linesOfPage, type Line, type PageLines } from './lab-extraction-layout';
 import { findDoctor, findReportDate } from './lab-extraction-meta';
 import { resultOf } from './lab-extraction-review';
-import { rowsByShape, rowsFromColumns, scanItems, type RawRow, type TaggedCell } from './lab-extraction-row';
+import { scanItems } from './lab-extraction-items';
+import { rowsByShape, rowsFromColumns, type RawRow, type TaggedCell } from './lab-extraction-row';
 import type { LabExtraction } from './lab-results';
 import type { OcrPageLayout } from './ocr-layout';
 
