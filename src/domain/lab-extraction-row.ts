@@ -101,7 +101,9 @@ export function rowsFromColumns(cells: TaggedCell[]): RawRow[] {
         (!to || cell.x0 < to.x0) &&
         ['unit', 'range', 'low', 'high'].includes(cell.kind ?? ''),
     );
-  if (!values.every((value, index) => ownCells(value, values[index + 1]))) {
+  // Columns whose titles give them units of their own ('%', 'x10^9/L') are different results either way.
+  const ownUnits = new Set(values.map((value) => value.unit ?? '')).size === values.length;
+  if (!ownUnits && !values.every((value, index) => ownCells(value, values[index + 1]))) {
     const row = rowFromColumns(ordered.filter((cell) => cell.kind !== 'value' || cell === values[0]));
     return row ? [{ ...row, mended: true }] : [];
   }

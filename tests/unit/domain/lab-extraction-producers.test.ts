@@ -109,6 +109,32 @@ describe('extractLabReport: what other producers do', () => {
     ]);
   });
 
+  it('reads results side by side under titles that are units of their own as two results, not as days', () => {
+    const rows = extractLabReport(
+      [
+        layoutPage([
+          'Cell type     %      x10^9/L   Reference',
+          'Neutrophils   58.2   3.61      1.50 - 7.80',
+          'Monocytes     6.1    0.38      0.20 - 0.95',
+        ]),
+      ],
+      TODAY,
+    ).lab_results;
+    expect(
+      rows.map(({ code, value, reference_range, needs_review }) => [
+        code,
+        value,
+        reference_range,
+        needs_review,
+      ]),
+    ).toEqual([
+      ['770-8', '58.2', '', false],
+      ['5905-5', '6.1', '', false],
+      ['751-8', '3.61', '1.50 - 7.80', false],
+      ['742-7', '0.38', '0.20 - 0.95', false],
+    ]);
+  });
+
   it('takes a column title that is a unit as the unit of the results under it', () => {
     const rows = extractLabReport(
       [
