@@ -32,7 +32,7 @@ import type { RawRow } from './lab-extraction-row';
 //   lab-analytes-usual-ranges.ts) is reviewed: OCR dropped its points and the value's alike ('75' in
 //   '40-105' for a WBC of 7.5 in 4.0-10.5), which agree with each other and pass every other check.
 // - A number read by OCR with no unit, for a test that has one, is reviewed (the unit was lost, and often
-//   more with it); a PDF's own text may leave units out.
+//   more with it); a PDF's own text may leave units out, but not units and range both.
 // - Any word of the row read with a confidence under 70, or a character read as another to make sense of
 //   the row ('1:18' for 1.18), makes the row a review ('low-confidence').
 
@@ -218,7 +218,9 @@ export function resultOf(row: RawRow): ExtractedResult {
     // A number with no unit, for a test measured in one, read by OCR: the unit was on the page and was lost
     // with whatever else of the row (a photo's '2.07' with no unit nor range was 1.07 ng/dL).
     const readByOcr = row.words.some((word) => word.confidence !== null);
-    if (!unit && analyte.unit && number !== null && readByOcr) reasons.push('unit-unexpected');
+    // In a PDF's own text a unit may be left out, but not with the range too: a row read with neither
+    // lost the line or column that held them (a reference printed under the result, not found).
+    if (!unit && analyte.unit && number !== null && (readByOcr || !range)) reasons.push('unit-unexpected');
     if (accepted === null) {
       reasons.push('unit-unexpected');
       unit = nearUnit(analyte, unit) ?? unit;

@@ -27,7 +27,8 @@ import type { OcrPageLayout } from './ocr-layout';
 //   when together they name a known analyte, when it opens with '(' or a small letter or the name above
 //   leaves a parenthesis open, or when the row below has values and no name; otherwise it is not a row.
 // - Under a header, a line of nothing but flags and units outside the name column is a row's cells
-//   wrapped onto a second line ('55 mL/min/1.73m2' over '(Low)'): they are the row above's.
+//   wrapped onto a second line ('55 mL/min/1.73m2' over '(Low)'): they are the row above's. A labelled
+//   range on the line under a row that printed none ('Reference range: 65-99 mg/dL') is that row's.
 // - Lines repeated at the top or bottom of several pages (a page header or footer) are not rows.
 // - Rows are kept per table, left table first on a page, and each is checked (lab-extraction-review.ts).
 // - A row read without a value is not a result; a line that does not read as a row is left out rather than
@@ -115,6 +116,25 @@ function addWrapped(row: RawRow, cells: TaggedCell[]): void {
   }
 }
 
+const RANGE_BELOW =
+  /^(?:(?:reference|ref\.?|normal|standard|expected)(?:\s+(?:range|interval|values?))?|range)\s*[:\-–]?\s+/i;
+
+/**
+ * 'Reference range: 65-99 mg/dL' on the line under a row that printed none: the row's range, and its
+ * unit when the row has none. False when the text is no such line.
+ */
+function addRangeBelow(row: RawRow, text: string): boolean {
+  const label = RANGE_BELOW.exec(text);
+  if (!label || row.range) return false;
+  const items = scanItems(text.slice(label[0].length));
+  const range = items.find((item) => ['interval', 'bound', 'words-result'].includes(item.kind));
+  if (!range) return false;
+  row.range = range.text;
+  const unit = items.find((item) => item.kind === 'unit');
+  if (!row.unit && unit) row.unit = unit.text;
+  return true;
+}
+
 // A row of an analyte Kincare does not know needs more than a number to be a result: a unit or a range
 // ('Suite 200' and 'Patient ID: 12345' are not results).
 const believable = (row: RawRow) =>
@@ -138,6 +158,13 @@ function joinWrappedNames(entries: Entry[], pitch: number): RawRow[][] {
         if (above?.kind === 'row' && close(above)) addWrapped(above.row, entry.cells);
         return;
       }
+      if (
+        entry.kind === 'text' &&
+        above?.kind === 'row' &&
+        close(above) &&
+        addRangeBelow(above.row, entry.text)
+      )
+        return;
       // A wrapped name is short and set close to its row; a note under the table is neither.
       if (entry.kind !== 'text' || entry.text.split(/\s+/).length > 5) return;
       const below = list[at + 1];

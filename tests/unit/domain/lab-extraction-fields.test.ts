@@ -82,4 +82,27 @@ describe('extractLabReport: fields as other producers print them', () => {
       ['6690-2', '10^3/uL', false],
     ]);
   });
+
+  it('gives a row the reference range printed on the line under it, and reviews one read with neither', () => {
+    const rows = read([
+      'Glucose                 88',
+      '   Reference range: 65-99 mg/dL',
+      'Creatinine              0.53   LOW',
+      '   Reference range: 0.70-1.33 mg/dL',
+      'Sodium                  141',
+    ]).lab_results;
+    expect(
+      rows.map(({ name, unit, flag, reference_range, needs_review }) => [
+        name,
+        unit,
+        flag,
+        reference_range,
+        needs_review,
+      ]),
+    ).toEqual([
+      ['Glucose', 'mg/dL', '', '65-99', false],
+      ['Creatinine', 'mg/dL', 'L', '0.70-1.33', false],
+      ['Sodium', '', '', '', true],
+    ]);
+  });
 });
