@@ -172,7 +172,7 @@ describe('the page in a phone photo', () => {
 
 describe('ruled lines on a scanned page', () => {
   // A page 1000 px wide: 'words' as dark blocks with gaps, a 3 px rule just above them, a rule
-  // turned a little, and a solid bar 30 px thick (white type on black), drawn pixel by pixel.
+  // turned a little, a vertical one, and a solid bar 30 px thick (white type on black), drawn pixel by pixel.
   function page(): GreyImage {
     const width = 1000;
     const height = 200;
@@ -185,6 +185,7 @@ describe('ruled lines on a scanned page', () => {
     for (let x = 80; x < 920; x++)
       fill(x, 100 + Math.floor((x - 80) / 300), x + 1, 102 + Math.floor((x - 80) / 300));
     fill(80, 140, 920, 170); // a solid bar
+    fill(950, 65, 953, 136); // a vertical rule (a grid's border)
     return { width, height, pixels };
   }
   const darkIn = (image: GreyImage, y0: number, y1: number) => {
@@ -194,7 +195,7 @@ describe('ruled lines on a scanned page', () => {
     return count;
   };
 
-  it('erases thin rules, straight or turned a little, and keeps print and solid bars', () => {
+  it('erases thin rules, straight, turned a little or vertical, and keeps print and solid bars', () => {
     const image = page();
     const print = darkIn(image, 42, 62);
     const bar = darkIn(image, 140, 170);
@@ -203,5 +204,6 @@ describe('ruled lines on a scanned page', () => {
     expect(darkIn(image, 98, 106)).toBe(0);
     expect(darkIn(image, 42, 62)).toBe(print);
     expect(darkIn(image, 140, 170)).toBe(bar);
+    expect(image.pixels[100 * image.width + 951]).toBe(255);
   });
 });
