@@ -33,6 +33,8 @@ import type { RawRow } from './lab-extraction-row';
 //   '40-105' for a WBC of 7.5 in 4.0-10.5), which agree with each other and pass every other check.
 // - A number read by OCR with no unit, for a test that has one, is reviewed (the unit was lost, and often
 //   more with it); a PDF's own text may leave units out, but not units and range both.
+// - A value OCR read four times or more beyond its range's bound is reviewed as outside what is usual
+//   (a digit lost or gained: a BUN of '1' under 7-25); a PDF's own text is believed.
 // - Any word of the row read with a confidence under 70, or a character read as another to make sense of
 //   the row ('1:18' for 1.18), makes the row a review ('low-confidence').
 
@@ -40,6 +42,8 @@ export type ExtractedResult = LabExtraction['lab_results'][number];
 type Reason = NonNullable<ExtractedResult['review_reasons']>[number];
 
 const LOW_CONFIDENCE = 70;
+/** How far beyond its range an OCR'd value is doubted. */
+const FAR_OUT = 4;
 
 export type Bounds = {
   low: number | null;
@@ -199,6 +203,7 @@ function nearUnit(analyte: Analyte, printed: string): string | null {
 export function resultOf(row: RawRow): ExtractedResult {
   const value = row.value.trim();
   const number = numberOf(value);
+  const readByOcr = row.words.some((word) => word.confidence !== null);
   const hint = { unit: row.unit, qualitative: number === null && !/^[<>]/.test(value) };
   const exact = findAnalyte(row.name, hint);
   const analyte = exact ?? findAnalyteNear(row.name, hint);
@@ -217,7 +222,6 @@ export function resultOf(row: RawRow): ExtractedResult {
     const accepted = unit ? acceptedUnit(analyte, unit) : { unit: analyte.unit, factor: 1 };
     // A number with no unit, for a test measured in one, read by OCR: the unit was on the page and was lost
     // with whatever else of the row (a photo's '2.07' with no unit nor range was 1.07 ng/dL).
-    const readByOcr = row.words.some((word) => word.confidence !== null);
     // In a PDF's own text a unit may be left out, but not with the range too: a row read with neither
     // lost the line or column that held them (a reference printed under the result, not found).
     if (!unit && analyte.unit && number !== null && (readByOcr || !range)) reasons.push('unit-unexpected');
@@ -242,6 +246,21 @@ export function resultOf(row: RawRow): ExtractedResult {
     if (accepted !== null && unusualRange(analyte.code, range, accepted.factor))
       reasons.push('range-unusual');
   }
+  // A number OCR read four times or more beyond its range (a BUN of '1' under 7-25) lost or gained a digit
+  // more often than a patient's value is that far out: the person checks the digits.
+  const bounds = boundsOf(range);
+  if (
+    readByOcr &&
+    number !== null &&
+    bounds !== null &&
+    // A range already doubted (its points lost, or far from the usual one) says nothing of the value.
+    !reasons.some((reason) =>
+      ['value-outside-plausible', 'decimal-suspect', 'range-unusual'].includes(reason),
+    ) &&
+    ((bounds.low !== null && number * FAR_OUT <= bounds.low) ||
+      (bounds.high !== null && number >= bounds.high * FAR_OUT))
+  )
+    reasons.push('value-outside-plausible');
   // A suspect range that could not be mended tells nothing about the value.
   const mended = range !== row.range.replace(/\s+/g, ' ').trim();
   const computed = rangeSuspect && !mended ? null : computeFlag(value, range);

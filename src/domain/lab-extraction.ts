@@ -81,6 +81,12 @@ function entriesOfLine(line: Line, index: number, page: PageLines, header: Heade
   const entries: Entry[] = [];
   groups.forEach((cells, region) => {
     if (cells.length === 0) return;
+    const text = cells.map((cell) => cell.text).join(' ');
+    // 'Reference range: <200 mg/dL' under a row reads as a row named 'Reference range:'; it is the row's.
+    if (RANGE_BELOW.test(text)) {
+      entries.push({ kind: 'text', text, line: index, region, yc: line.yc, title: false });
+      return;
+    }
     const rows = header ? rowsFromColumns(cells) : rowsByShape(cells);
     if (rows.length > 0) {
       rows.forEach((row, offset) =>
@@ -88,7 +94,6 @@ function entriesOfLine(line: Line, index: number, page: PageLines, header: Heade
       );
       return;
     }
-    const text = cells.map((cell) => cell.text).join(' ');
     if (header && cells.every((cell) => cell.kind !== null && cell.kind !== 'name' && wraps(cell.text))) {
       entries.push({ kind: 'more', cells, line: index, region, yc: line.yc });
       return;

@@ -89,6 +89,8 @@ describe('extractLabReport: fields as other producers print them', () => {
       '   Reference range: 65-99 mg/dL',
       'Creatinine              0.53   LOW',
       '   Reference range: 0.70-1.33 mg/dL',
+      'Cholesterol, Total      234    HIGH',
+      '   Reference range: <200 mg/dL',
       'Sodium                  141',
     ]).lab_results;
     expect(
@@ -102,7 +104,16 @@ describe('extractLabReport: fields as other producers print them', () => {
     ).toEqual([
       ['Glucose', 'mg/dL', '', '65-99', false],
       ['Creatinine', 'mg/dL', 'L', '0.70-1.33', false],
+      ['Total Cholesterol', 'mg/dL', 'H', '<200', false],
       ['Sodium', '', '', '', true],
     ]);
+  });
+
+  it("reviews a value OCR read four times or more beyond its range; a PDF's own text is believed", () => {
+    const lines = ['Test   Result   Units   Reference Range', 'BUN    1        mg/dL   7-25'];
+    const [ocr] = extractLabReport([layoutPage(lines, { source: 'ocr' })], TODAY).lab_results;
+    const [text] = read(lines).lab_results;
+    expect([ocr?.flag, ocr?.review_reasons]).toEqual(['L', ['value-outside-plausible']]);
+    expect([text?.flag, text?.needs_review]).toEqual(['L', false]);
   });
 });

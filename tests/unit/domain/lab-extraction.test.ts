@@ -339,8 +339,9 @@ describe('extractLabReport: what OCR misreads', () => {
     // A number with no unit, for a test that has one: the unit was lost with the rest of the row.
     ['Free T4   2.07', 'Free T4|2.07||||unit-unexpected'],
     ['Specific Gravity   1.020   1.005-1.030', 'Specific Gravity|1.020|||1.005-1.030|'],
-    // Left alone: a low count, a range of thousands, a value far over its range.
-    ['Platelets   25   K/uL   150-400', 'Platelets|25|K/uL|L|150-400|'],
+    // A count read six times under its range by OCR: a digit lost (250) as often as a patient's 25.
+    ['Platelets   25   K/uL   150-400', 'Platelets|25|K/uL|L|150-400|value-outside-plausible'],
+    // Left alone: a range of thousands, a value far over its range.
     ['WBC   7,200   /uL   4,000-10,500', 'WBC|7200|/uL||4,000-10,500|'],
     ['TSH   5.70   uIU/mL   0.40-4.50', 'TSH|5.70|uIU/mL|H|0.40-4.50|'],
     ['Glucose   250   mg/dL   70-99', 'Glucose|250|mg/dL|H|70-99|'],
