@@ -38,8 +38,11 @@ export function unitKey(text: string): string {
       .replace(/(^|[um/])lu/g, '$1iu')
       .replace(/\s+/g, '')
       .replace(/^x/, '')
-      // OCR reads the caret of '10^3' as 7, a quote or a degree sign.
-      .replace(/^10[7"'°*^]?([369])\//, '10^$1/')
+      // OCR reads the caret of '10^3' as 7, 2, 5, a dash, a slash, a quote or a degree sign, or loses it,
+      // and the litre's L after it as 1 ('x1029/1' is x10^9/L).
+      .replace(/^(10[7"'°*^25~/-]?(?:12|[369])\/)[1|]\.?$/, '$1l')
+      .replace(/^(10[7"'°*^25~/-]?(?:12|[369])\/l)\.$/, '$1')
+      .replace(/^10[7"'°*^25~/-]?(12|[369])\//, '10^$1/')
       .replace(/(?:10[*^e]?3|thou(?:sand)?s?)\//g, 'k/')
       .replace(/(?:10[*^e]?6|mil(?:lion)?s?)\//g, 'm/')
       .replace(/(?:10[*^e]?9)\/l$/, 'k/ul')

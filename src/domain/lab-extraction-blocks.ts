@@ -1,5 +1,6 @@
 import type { Cell, Line, PageLines } from './lab-extraction-layout';
-import { flagOf, scanItems, type Item, type PrintedFlag, type RawRow } from './lab-extraction-row';
+import { flagOf, scanItems, type Item, type PrintedFlag } from './lab-extraction-items';
+import type { RawRow } from './lab-extraction-row';
 
 // Reports with no table: one block per test, as patient portals print their results. The test's name on a
 // line of its own, then its value after a label ('Your value', 'Value', 'Result', on the same line or alone
@@ -12,6 +13,7 @@ import { flagOf, scanItems, type Item, type PrintedFlag, type RawRow } from './l
 //   'Results' as a section title or 'Result: Final' is no block.
 // - Its name is the nearest text before the label on the same line, else on the lines above it (at most
 //   three lines up, past flag words and titles of no more than a few words, never past another block).
+//   A range printed between the name and the value (some portals print it above the value) is the block's.
 // - What follows, up to the next text that is not a flag (a name, a note, a title), is the block's: a range label's range, a flag label's flag, a flag
 //   word on a line of its own. 'Normal' or 'In range' alone says nothing more.
 // - Lines a block used are not read again as table rows.
@@ -171,10 +173,18 @@ function blocksOf(page: PageLines, segments: Segment[]): { rows: RawRow[]; used:
       }
       // Its name: the text before the label on its line, else the nearest above.
       let name: Segment | null = null;
+      // A range printed between the name and the value ('Normal range: ...' above 'Value 5.3') is this
+      // block's, when no block before took it.
+      let rangeAbove: Segment | null = null;
       for (let back = at - 1; back >= 0; back--) {
         const before = segments[back] as Segment;
-        if (segment.line - before.line > 3 || before.tag !== null) break;
+        if (segment.line - before.line > 3) break;
         if (used.has(before.line) || (current !== null && current.lines.includes(before.line))) break;
+        if (before.tag === 'range' && !rangeAbove) {
+          rangeAbove = before;
+          continue;
+        }
+        if (before.tag !== null) break;
         if (couldName(before.text)) {
           name = before;
           break;
@@ -193,6 +203,12 @@ function blocksOf(page: PageLines, segments: Segment[]): { rows: RawRow[]; used:
         x0: page.lines[name.line]?.cells[0]?.x0 ?? 0,
         lines: blockLines,
       };
+      const range = rangeAbove ? readRange(rangeAbove.text) : null;
+      if (rangeAbove && range) {
+        current.range = range.range;
+        current.unit ||= range.unit;
+        current.lines.push(rangeAbove.line);
+      }
       continue;
     }
     if (!current || !open) continue;

@@ -1,6 +1,6 @@
 import type { Cell, Line } from './lab-extraction-layout';
 import type { ColumnKind, TaggedCell } from './lab-extraction-row';
-import { scanItems } from './lab-extraction-row';
+import { scanItems } from './lab-extraction-items';
 import { datesIn } from './lab-extraction-meta';
 
 // A table's header row ('Test  Result  Flag  Units  Reference Range', in any order) and the columns it
@@ -15,8 +15,9 @@ import { datesIn } from './lab-extraction-meta';
 // - A cell goes to the column its span overlaps most, else the nearest. A cell spanning the name and the next
 //   column (a narrow gutter) is cut where the value starts.
 
-type HeaderKind = ColumnKind | 'other' | 'date';
-export type Column = { kind: HeaderKind; x0: number; x1: number; date?: string };
+export type HeaderKind = ColumnKind | 'other' | 'date';
+/** `unit`: the unit a result column's header prints ('%', 'x10^9/L'), for its values printed without one. */
+export type Column = { kind: HeaderKind; x0: number; x1: number; date?: string; unit?: string };
 /** A table's columns, left to right, in fractions of the page's width. */
 export type Region = { columns: Column[] };
 /** `resultDate`: a cumulative table's current column's date (its results are from that day). */
@@ -113,21 +114,30 @@ const PHRASES: [HeaderKind, string][] = [
 
 const plain = (text: string) => text.toLowerCase().replace(/[^a-z/ ]/g, '');
 
+/** The kind of column a header cell's words name as a whole ('Reference Range' is a range), or null. */
+export function phraseKind(text: string): HeaderKind | null {
+  const words = text.split(/\s+/).map(plain).filter(Boolean).join(' ');
+  return PHRASES.find(([, phrase]) => phrase === words)?.[0] ?? null;
+}
+
 /** The header a line is, or null. */
 export function headerOf(line: Line, pageWidth: number): Header | null {
   // A box may hold several words (a PDF's run): each gets its share of the box.
-  const words = line.words
-    .flatMap((word) => {
-      const parts = word.text.split(/\s+/);
-      const step = (word.x1 - word.x0) / Math.max(word.text.length, 1);
-      let offset = 0;
-      return parts.map((part) => {
-        const x0 = word.x0 + offset * step;
-        offset += part.length + 1;
-        return { word: { ...word, x0, x1: x0 + part.length * step }, text: plain(part), raw: part };
-      });
-    })
-    .filter((entry) => entry.text || datesIn(entry.raw).length === 1);
+  const parts = line.words.flatMap((word) => {
+    const parts = word.text.split(/\s+/);
+    const step = (word.x1 - word.x0) / Math.max(word.text.length, 1);
+    let offset = 0;
+    return parts.map((part) => {
+      const x0 = word.x0 + offset * step;
+      offset += part.length + 1;
+      return { word: { ...word, x0, x1: x0 + part.length * step }, text: plain(part), raw: part };
+    });
+  });
+  const words = parts.filter((entry) => entry.text || datesIn(entry.raw).length === 1);
+  // Numbers over result columns that read as no date ('1192023': OCR lost a date's slashes).
+  const unread = parts.filter(
+    (entry) => !entry.text && /\d{3}/.test(entry.raw) && datesIn(entry.raw).length === 0,
+  );
   const columns: Column[] = [];
   let matched = 0;
   for (let index = 0; index < words.length;) {
@@ -170,7 +180,16 @@ export function headerOf(line: Line, pageWidth: number): Header | null {
   );
   const hasValue = columns.some((column) => column.kind === 'value');
   for (const column of dated) column.kind = !hasValue && column === newest ? 'value' : 'other';
-  const resultDate = !hasValue && newest ? newest.date : undefined;
+  let resultDate = !hasValue && newest ? newest.date : undefined;
+  // With a date unread, the newest that read may not be the current column: every dated column is a
+  // result column then, and a row with several results is read for review (rowsFromColumns).
+  if (!hasValue && unread.length > 0) {
+    for (const column of dated) column.kind = 'value';
+    for (const entry of unread)
+      columns.push({ kind: 'value', x0: entry.word.x0 / pageWidth, x1: entry.word.x1 / pageWidth });
+    columns.sort((a, b) => a.x0 - b.x0);
+    resultDate = undefined;
+  }
   const kinds = new Set(columns.map((column) => column.kind).filter((kind) => kind !== 'other'));
   if (words.length === 0 || matched < words.length * 0.85 || kinds.size < 2) return null;
   if (!kinds.has('value') && !kinds.has('range')) return null;
@@ -262,7 +281,8 @@ export function placeCells(
         continue;
       }
     }
-    list.push({ ...cell, kind: kindOf(columnFor(span, region.columns)) });
+    const column = columnFor(span, region.columns);
+    list.push({ ...cell, kind: kindOf(column), ...(column?.unit ? { unit: column.unit } : {}) });
   }
   return byRegion;
 }

@@ -8,7 +8,8 @@ import type { OcrPageLayout, OcrWord } from './ocr-layout';
 //   height. Comparing with the last word rather than the line's first lets a slightly skewed photo's line
 //   drift across the page and stay one line. Words tesseract put on one line (word.line) move together.
 // - A cell is a run of words with gaps of less than a word height: wider than the spaces between words
-//   of one phrase, narrower than the gutter between columns.
+//   of one phrase, narrower than the gutter between columns; on a page whose spaces are wider (a
+//   monospaced printout read by OCR), one and a half of its usual word gap.
 
 export type Cell = { words: OcrWord[]; text: string; x0: number; x1: number };
 export type Line = {
@@ -30,7 +31,12 @@ export type PageLines = {
 };
 
 const CELL_GAP_IN_HEIGHTS = 0.9;
+const SPACE_AT_MOST_IN_HEIGHTS = 1.2;
+const SPACES_IN_A_GUTTER = 1.5;
+const MIN_GAPS_MEASURED = 12;
 const SAME_LINE_IN_HEIGHTS = 0.5;
+/** Well under a space's width (about a quarter of a word height). */
+const TOUCHING_IN_HEIGHTS = 0.06;
 
 const center = (word: OcrWord) => (word.y0 + word.y1) / 2;
 
@@ -62,11 +68,18 @@ function unitsOf(words: OcrWord[]): Unit[] {
   return units.sort((a, b) => a.x0 - b.x0);
 }
 
-function cellsOf(words: OcrWord[], wordHeight: number): Cell[] {
+function cellsOf(words: OcrWord[], gap: number): Cell[] {
   const cells: Cell[] = [];
+  let parted = false;
   for (const word of words) {
-    const last = cells.at(-1);
-    if (last && word.x0 - last.x1 < CELL_GAP_IN_HEIGHTS * wordHeight) {
+    // A bar between fields ('Pt: Lang, Henry | DOB ... | Ordering: ...') parts cells, and is no text.
+    if (word.text === '|') {
+      parted = true;
+      continue;
+    }
+    const last = parted ? undefined : cells.at(-1);
+    parted = false;
+    if (last && word.x0 - last.x1 < gap) {
       last.words.push(word);
       last.text = `${last.text} ${word.text}`;
       last.x1 = Math.max(last.x1, word.x1);
@@ -80,15 +93,53 @@ function cellsOf(words: OcrWord[], wordHeight: number): Cell[] {
 export function cellsFromWords(words: OcrWord[], wordHeight: number): Cell[] {
   return cellsOf(
     [...words].sort((a, b) => a.x0 - b.x0),
-    wordHeight,
+    CELL_GAP_IN_HEIGHTS * wordHeight,
   );
 }
 
+/**
+ * The narrowest gap between two cells of this page's lines. In most fonts a space between two words is
+ * well under a word height; in a monospaced one it is a letter's width, and OCR's tight boxes put a word
+ * gap near one word height: the page's own word gaps (the median of those under 1.2 word heights) set
+ * the cut at one and a half of them when that is wider.
+ */
+function cellGapOf(lines: OcrWord[][], wordHeight: number): number {
+  const gaps = lines
+    .flatMap((words) => words.slice(1).map((word, at) => word.x0 - (words[at]?.x1 ?? word.x0)))
+    .filter((gap) => gap > 0 && gap < SPACE_AT_MOST_IN_HEIGHTS * wordHeight);
+  const least = CELL_GAP_IN_HEIGHTS * wordHeight;
+  return gaps.length < MIN_GAPS_MEASURED ? least : Math.max(least, SPACES_IN_A_GUTTER * median(gaps));
+}
+
+// Pieces of one word a PDF's text layer holds apart ('North', 'fi', 'eld': a ligature drawn as a glyph of
+// its own), which touch end to start on one baseline, are one word again.
+function joinTouching(words: OcrWord[], wordHeight: number): OcrWord[] {
+  const joined: OcrWord[] = [];
+  for (const word of [...words].sort((a, b) => a.x0 - b.x0)) {
+    const piece = joined.findLast(
+      (other) =>
+        other.confidence === null &&
+        word.confidence === null &&
+        Math.abs(other.x1 - word.x0) <= TOUCHING_IN_HEIGHTS * wordHeight &&
+        Math.abs(other.y1 - word.y1) <= TOUCHING_IN_HEIGHTS * wordHeight,
+    );
+    if (piece) {
+      piece.text += word.text;
+      piece.x1 = Math.max(piece.x1, word.x1);
+      piece.y0 = Math.min(piece.y0, word.y0);
+    } else {
+      joined.push({ ...word });
+    }
+  }
+  return joined;
+}
+
 export function linesOfPage(page: OcrPageLayout): PageLines {
-  const words = page.words
+  const cleaned = page.words
     .map((word) => ({ ...word, text: word.text.trim() }))
     .filter((word) => word.text.length > 0 && word.x1 >= word.x0 && word.y1 >= word.y0);
-  const wordHeight = median(words.map((word) => word.y1 - word.y0)) || 1;
+  const wordHeight = median(cleaned.map((word) => word.y1 - word.y0)) || 1;
+  const words = joinTouching(cleaned, wordHeight);
   const open: { units: Unit[]; tail: Unit }[] = [];
   for (const unit of unitsOf(words)) {
     let best: (typeof open)[number] | null = null;
@@ -109,9 +160,12 @@ export function linesOfPage(page: OcrPageLayout): PageLines {
       open.push({ units: [unit], tail: unit });
     }
   }
-  const lines = open.map(({ units }) => {
-    const lineWords = units.flatMap((unit) => unit.words).sort((a, b) => a.x0 - b.x0);
-    const cells = cellsOf(lineWords, wordHeight);
+  const wordsByLine = open.map(({ units }) =>
+    units.flatMap((unit) => unit.words).sort((a, b) => a.x0 - b.x0),
+  );
+  const gap = cellGapOf(wordsByLine, wordHeight);
+  const lines = wordsByLine.map((lineWords) => {
+    const cells = cellsOf(lineWords, gap);
     const y0 = Math.min(...lineWords.map((word) => word.y0));
     const y1 = Math.max(...lineWords.map((word) => word.y1));
     const yc = lineWords.reduce((sum, word) => sum + center(word), 0) / lineWords.length;

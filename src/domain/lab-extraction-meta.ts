@@ -34,6 +34,8 @@ const DATE_LABELS: RegExp[] = [
   /\b(?:reported|report\s+date|date\s+reported|date\s+of\s+report|resulted|final\s+report\s+date)\b/i,
   /\b(?:printed|print\s+date|date\s+printed)\b/i,
 ];
+/** DATE_LABELS from this one on name when the lab received, reported or printed, not the collection. */
+const RECEIVED_RANK = 2;
 const BIRTH_LABEL = /\b(?:dob|d\.o\.b|date\s+of\s+birth|birth\s*date|born)\b/i;
 const OTHER_LABELS =
   /\b(?:patient(?:\s+name)?|name|age|sex|gender|mrn|account(?:\s+(?:number|no\.?))?|acct|id|phone|tel|fax|npi|address|specimen(?:\s+id)?|accession(?:\s+(?:number|no\.?))?|lab|page|status|time|clinic|location|facility)\b/i;
@@ -137,8 +139,8 @@ const candidatesOf = (entry: Labelled) => [
 ];
 
 /**
- * The report's date: a labelled one, else `resultDate` (a cumulative table's current column), else the
- * date the pages print most often.
+ * The report's date: a labelled collection or service date, else `resultDate` (a cumulative table's
+ * current column), else another labelled date, else the date the pages print most often.
  */
 export function findReportDate(
   pages: PageLines[],
@@ -148,6 +150,9 @@ export function findReportDate(
   const usable = (date: string) => !today || date <= today;
   for (const entry of labelled(pages, DATE_LABELS)) {
     if (BIRTH_LABEL.test(entry.cell.text.split(':')[0] ?? '')) continue;
+    // A received, reported or printed date is not when the current results were drawn; a cumulative
+    // table's current column says that.
+    if (entry.rank >= RECEIVED_RANK && resultDate && usable(resultDate)) return resultDate;
     for (const text of candidatesOf(entry)) {
       const date = datesIn(text).find(usable);
       if (date) return date;
@@ -168,9 +173,16 @@ export function findReportDate(
   return best;
 }
 
+// Any other field's label after a value ('Dr Leila Haddad Authorised by: ...', 'Date of birth:'): a
+// capitalised word and up to two small ones, then a colon. A name holds no colon, and a time's colon has
+// digits before it.
+const SOME_LABEL = /\s[A-Z][A-Za-z.'-]*(?:\s+[a-z][A-Za-z.'-]*){0,2}\s*:(?:\s|$)/;
+
 const beforeNextLabel = (text: string) => {
-  const next = ANY_LABEL.exec(text);
-  return next && next.index > 0 ? text.slice(0, next.index) : text;
+  const next = [ANY_LABEL.exec(text), SOME_LABEL.exec(text)]
+    .filter((found): found is RegExpExecArray => found !== null && found.index > 0)
+    .sort((a, b) => a.index - b.index)[0];
+  return next ? text.slice(0, next.index) : text;
 };
 
 const CREDENTIALS =

@@ -8,7 +8,8 @@ import {
 } from './lab-analytes';
 import { USUAL_RANGE_FACTOR, USUAL_RANGES } from './lab-analytes-usual-ranges';
 import type { LabExtraction, LabFlag } from './lab-results';
-import type { PrintedFlag, RawRow } from './lab-extraction-row';
+import type { PrintedFlag } from './lab-extraction-items';
+import type { RawRow } from './lab-extraction-row';
 
 // A row read from the page turned into a result, its value checked against its flag, its range and what is
 // physiologically possible, so that what OCR may have misread is shown to the person for review.
@@ -22,13 +23,18 @@ import type { PrintedFlag, RawRow } from './lab-extraction-row';
 //   plausible (31 for an A1c of 3.1), the reason says so too.
 // - OCR loses decimal points in ranges too ('35-53' for 3.5-5.3): such a range is mended when it can be
 //   told for sure, and the row is reviewed either way (checkRange).
-// - A unit the analyte is not measured in is reviewed; when it is one character away from one it is
-//   measured in ('u/iL'), that unit is given, still for review.
+// - A unit the analyte is measured in is given as printed ('sec', 'mEq/L', 'Thousand/uL': the report's
+//   words, which a person compares with the paper), but where OCR read it in a spelling the analyte table
+//   does not list ('ulU/mL'), given as the table spells it. A unit the analyte is not measured in is
+//   reviewed; when it is one character away from one it is measured in ('u/iL'), that unit is given,
+//   still for review.
 // - A range far from the one labs usually print for the analyte (a bound off by a factor of four or more,
 //   lab-analytes-usual-ranges.ts) is reviewed: OCR dropped its points and the value's alike ('75' in
 //   '40-105' for a WBC of 7.5 in 4.0-10.5), which agree with each other and pass every other check.
 // - A number read by OCR with no unit, for a test that has one, is reviewed (the unit was lost, and often
-//   more with it); a PDF's own text may leave units out.
+//   more with it); a PDF's own text may leave units out, but not units and range both.
+// - A value OCR read four times or more beyond its range's bound is reviewed as outside what is usual
+//   (a digit lost or gained: a BUN of '1' under 7-25); a PDF's own text is believed.
 // - Any word of the row read with a confidence under 70, or a character read as another to make sense of
 //   the row ('1:18' for 1.18), makes the row a review ('low-confidence').
 
@@ -36,6 +42,8 @@ export type ExtractedResult = LabExtraction['lab_results'][number];
 type Reason = NonNullable<ExtractedResult['review_reasons']>[number];
 
 const LOW_CONFIDENCE = 70;
+/** How far beyond its range an OCR'd value is doubted. */
+const FAR_OUT = 4;
 
 export type Bounds = {
   low: number | null;
@@ -168,6 +176,18 @@ function unusualRange(code: string, range: string, factor: number): boolean {
   return far(bounds.low, usual[0]) || far(bounds.high, usual[1]);
 }
 
+const spelling = (unit: string) => unit.toLowerCase().replace(/[µμ]/g, 'u').replace(/^x/, '');
+
+// The analyte table's own spelling of a unit OCR read as one of the analyte's units written some way the
+// table writes it ('sec', 'mEq/L', 'u/L' for 'U/L'): the report's word, in the table's letters.
+function listedSpelling(analyte: Analyte, printed: string): string | null {
+  const key = spelling(printed);
+  const listed = [analyte.unit, ...analyte.otherUnits.map(([unit]) => unit)].find(
+    (unit) => spelling(unit) === key,
+  );
+  return listed === undefined ? null : `${/^x/i.test(printed) && !/^x/i.test(listed) ? 'x' : ''}${listed}`;
+}
+
 // An accepted unit one character away from the printed one ('u/iL' for 'U/L'): OCR's misreading.
 function nearUnit(analyte: Analyte, printed: string): string | null {
   const key = unitKey(printed);
@@ -183,6 +203,7 @@ function nearUnit(analyte: Analyte, printed: string): string | null {
 export function resultOf(row: RawRow): ExtractedResult {
   const value = row.value.trim();
   const number = numberOf(value);
+  const readByOcr = row.words.some((word) => word.confidence !== null);
   const hint = { unit: row.unit, qualitative: number === null && !/^[<>]/.test(value) };
   const exact = findAnalyte(row.name, hint);
   const analyte = exact ?? findAnalyteNear(row.name, hint);
@@ -201,13 +222,14 @@ export function resultOf(row: RawRow): ExtractedResult {
     const accepted = unit ? acceptedUnit(analyte, unit) : { unit: analyte.unit, factor: 1 };
     // A number with no unit, for a test measured in one, read by OCR: the unit was on the page and was lost
     // with whatever else of the row (a photo's '2.07' with no unit nor range was 1.07 ng/dL).
-    const readByOcr = row.words.some((word) => word.confidence !== null);
-    if (!unit && analyte.unit && number !== null && readByOcr) reasons.push('unit-unexpected');
+    // In a PDF's own text a unit may be left out, but not with the range too: a row read with neither
+    // lost the line or column that held them (a reference printed under the result, not found).
+    if (!unit && analyte.unit && number !== null && (readByOcr || !range)) reasons.push('unit-unexpected');
     if (accepted === null) {
       reasons.push('unit-unexpected');
       unit = nearUnit(analyte, unit) ?? unit;
-    } else if (unit) {
-      unit = accepted.unit;
+    } else if (unit && readByOcr) {
+      unit = listedSpelling(analyte, unit) ?? accepted.unit;
     }
     const factor = (accepted ?? acceptedUnit(analyte, unit))?.factor ?? 1;
     const plausible = (n: number) => analyte.qualitative === true || inside(n * factor, analyte.plausible);
@@ -224,6 +246,21 @@ export function resultOf(row: RawRow): ExtractedResult {
     if (accepted !== null && unusualRange(analyte.code, range, accepted.factor))
       reasons.push('range-unusual');
   }
+  // A number OCR read four times or more beyond its range (a BUN of '1' under 7-25) lost or gained a digit
+  // more often than a patient's value is that far out: the person checks the digits.
+  const bounds = boundsOf(range);
+  if (
+    readByOcr &&
+    number !== null &&
+    bounds !== null &&
+    // A range already doubted (its points lost, or far from the usual one) says nothing of the value.
+    !reasons.some((reason) =>
+      ['value-outside-plausible', 'decimal-suspect', 'range-unusual'].includes(reason),
+    ) &&
+    ((bounds.low !== null && number * FAR_OUT <= bounds.low) ||
+      (bounds.high !== null && number >= bounds.high * FAR_OUT))
+  )
+    reasons.push('value-outside-plausible');
   // A suspect range that could not be mended tells nothing about the value.
   const mended = range !== row.range.replace(/\s+/g, ' ').trim();
   const computed = rangeSuspect && !mended ? null : computeFlag(value, range);

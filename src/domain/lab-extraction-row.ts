@@ -1,15 +1,12 @@
-import { findAnalyte, looksLikeUnit } from './lab-analytes';
+import { findAnalyte } from './lab-analytes';
+import { flagOf, isValueItem, scanItems, type Item, type PrintedFlag } from './lab-extraction-items';
 import type { Cell } from './lab-extraction-layout';
 import type { OcrWord } from './ocr-layout';
 
 // One table row read from a line's cells: the name, the value, the unit, the printed flag and the range.
 //
 // Choices:
-// - Each cell's text is read into items by shape: an interval ('70-99', '70 - 99'), a bound ('<200', '> OR =
-//   40'), a number (with a flag or a unit stuck to it: '250H', '5.4mg/dL'), a result in words ('Negative',
-//   'Trace', '2+'), a flag, a unit. Anything else is a word. Two misreads OCR makes in numbers are mended
-//   and marked (the row is then reviewed): a colon for a decimal point ('1:18') or for a dash ('1.5:12.5'),
-//   and a lost dash ('2.34.2').
+// - Each cell's text is read into items by shape (lab-extraction-items.ts).
 // - With a header, a cell's column says what it is; a cell read by shape can still hold several things (a
 //   value and its unit, a range and its unit). Without one, the first value-like item is the value and the
 //   rest are placed by shape.
@@ -17,8 +14,8 @@ import type { OcrWord } from './ocr-layout';
 //   a row whose cells do not all read as a result is not a row (a sentence, an address, 'Page 1 of 2').
 
 export type ColumnKind = 'name' | 'value' | 'unit' | 'flag' | 'range' | 'low' | 'high';
-export type TaggedCell = Cell & { kind: ColumnKind | null };
-export type PrintedFlag = 'H' | 'L' | 'A' | '';
+/** `unit`: the unit its column's header prints, for a value printed without one. */
+export type TaggedCell = Cell & { kind: ColumnKind | null; unit?: string };
 export type RawRow = {
   name: string;
   value: string;
@@ -31,118 +28,15 @@ export type RawRow = {
   mended?: boolean;
 };
 
-type ItemKind = 'interval' | 'bound' | 'number' | 'words-result' | 'flag' | 'unit' | 'word';
-export type Item = { kind: ItemKind; text: string; flag?: PrintedFlag; unit?: string; mended?: boolean };
-
-const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+`;
-const INTERVAL = new RegExp(String.raw`^(${NUMBER})\s*(?:-|–|—|to)\s*(${NUMBER})(?![\d.,])`, 'i');
-const BOUND = new RegExp(String.raw`^(<=|>=|≤|≥|=<|=>|<|>)\s*(?:or\s*=\s*)?(${NUMBER})(?![\d.,])`, 'i');
-const NUMBER_TOKEN = new RegExp(String.raw`^(${NUMBER})(\S*)`);
-const WORDS_RESULT =
-  /^(?:not detected|none seen|non[- ]?reactive|pale yellow|light yellow|dark yellow|slightly cloudy|slightly hazy|negative|positive|neg|pos|trace|detected|reactive|clear|cloudy|hazy|turbid|yellow|straw|amber|colorless|few|rare|moderate|many|small|large|normal|[1-4]\+)(?![\w+])/i;
-const FLAG =
-  /^(?:HIGH|LOW|High|Low|HH|LL|H|L|A|\*{1,2}|\((?:HH|LL|H|L|A|HIGH|LOW|High|Low|ABN|Abnormal|ABNORMAL)\)|ABN|Abnormal|ABNORMAL|CRIT)(?![\w*])/;
-
-export function flagOf(text: string): PrintedFlag {
-  const letters = text.replace(/[()\s]/g, '').toUpperCase();
-  if (/^(?:H|HH|HIGH)$/.test(letters)) return 'H';
-  if (/^(?:L|LL|LOW)$/.test(letters)) return 'L';
-  return letters.length > 0 ? 'A' : '';
-}
-
-// O read for 0 and l or I for 1 inside what is otherwise a number ('1O5', 'l.2', '0.5-l.2').
-function repairDigits(token: string): string {
-  if (!/\d/.test(token) || !/^[<>=]*[\dOolI.,\-–]+(?:HH|LL|H|L|\*)?$/.test(token)) return token;
-  const flagMatch = /(HH|LL|H|L|\*)$/.exec(token);
-  const flag = flagMatch?.[1] ?? '';
-  const body = flag ? token.slice(0, -flag.length) : token;
-  return body.replace(/[Oo]/g, '0').replace(/[lI]/g, '1') + flag;
-}
-
-const dropThousands = (number: string) =>
-  /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(number) ? number.replace(/,/g, '') : number;
-
-/** The items one cell's text holds, in order. */
-export function scanItems(text: string): Item[] {
-  // Specks a photo adds ('~~ 123', '| 4.5') are no part of any field.
-  let rest = text
-    .split(/\s+/)
-    .filter((token) => !/^[~_|'"`°•·,.:;]+$/.test(token))
-    // A range in brackets ('(70-99)', '[<200]'): the brackets are no part of it.
-    .map((token) => token.replace(/^[([]([<>≤≥=]*\s*[\d.,]+(?:\s*[-–]\s*[\d.,]+)?)[)\]]$/, '$1'))
-    .map(repairDigits)
-    .join(' ')
-    .trim();
-  const items: Item[] = [];
-  while (rest.length > 0) {
-    const item = nextItem(rest);
-    items.push(item.item);
-    rest = rest.slice(item.length).trim();
-  }
-  return items;
-}
-
-function nextItem(rest: string): { item: Item; length: number } {
-  // '2.34.2': an interval whose dash OCR lost; both bounds have the last one's decimals.
-  const dashless = /^(\d+)\.(\d+)\.(\d+)(?![\d.])/.exec(rest);
-  if (dashless && (dashless[2] ?? '').length > (dashless[3] ?? '').length) {
-    const [, whole = '', middle = '', last = ''] = dashless;
-    const text = `${whole}.${middle.slice(0, last.length)}-${middle.slice(last.length)}.${last}`;
-    return { item: { kind: 'interval', text, mended: true }, length: dashless[0].length };
-  }
-  // '1.5:12.5': a dash read as a colon between two decimals.
-  const colonInterval = /^(\d+\.\d+):(\d+\.\d+)(?![\d.])/.exec(rest);
-  if (colonInterval) {
-    const text = `${colonInterval[1]}-${colonInterval[2]}`;
-    return { item: { kind: 'interval', text, mended: true }, length: colonInterval[0].length };
-  }
-  // '1:18': OCR's colon for a decimal point.
-  const colon = /^(\d{1,3}):(\d{1,3})(?![\d:])/.exec(rest);
-  if (colon)
-    return {
-      item: { kind: 'number', text: `${colon[1]}.${colon[2]}`, mended: true },
-      length: colon[0].length,
-    };
-  const interval = INTERVAL.exec(rest);
-  if (interval)
-    return { item: { kind: 'interval', text: interval[0].replace(/\s+/g, ' ') }, length: interval[0].length };
-  const bound = BOUND.exec(rest);
-  if (bound) {
-    const sign = (bound[1] ?? '').replace('=<', '<=').replace('=>', '>=');
-    const orEqual = /or\s*=/i.test(bound[0]) ? '=' : '';
-    return {
-      item: { kind: 'bound', text: `${sign}${orEqual}${dropThousands(bound[2] ?? '')}` },
-      length: bound[0].length,
-    };
-  }
-  const words = WORDS_RESULT.exec(rest);
-  if (words) return { item: { kind: 'words-result', text: words[0] }, length: words[0].length };
-  const number = NUMBER_TOKEN.exec(rest);
-  if (number) {
-    const value = dropThousands(number[1] ?? '');
-    const suffix = number[2] ?? '';
-    if (suffix === '') return { item: { kind: 'number', text: value }, length: number[0].length };
-    if (FLAG.test(suffix) && FLAG.exec(suffix)?.[0] === suffix) {
-      return { item: { kind: 'number', text: value, flag: flagOf(suffix) }, length: number[0].length };
-    }
-    if (looksLikeUnit(suffix))
-      return { item: { kind: 'number', text: value, unit: suffix }, length: number[0].length };
-  }
-  const flag = FLAG.exec(rest);
-  if (flag) return { item: { kind: 'flag', text: flag[0], flag: flagOf(flag[0]) }, length: flag[0].length };
-  const tokens = rest.split(' ');
-  const two = tokens.slice(0, 2).join(' ');
-  if (tokens.length > 1 && looksLikeUnit(two))
-    return { item: { kind: 'unit', text: two }, length: two.length };
-  const first = tokens[0] ?? rest;
-  if (looksLikeUnit(first)) return { item: { kind: 'unit', text: first }, length: first.length };
-  return { item: { kind: 'word', text: first }, length: first.length };
-}
-
-const VALUE_KINDS: ItemKind[] = ['number', 'bound', 'words-result'];
-const isValueItem = (item: Item | undefined) => item !== undefined && VALUE_KINDS.includes(item.kind);
-
-type Reading = { value: string; unit: string; printedFlag: PrintedFlag; range: string; mended?: boolean };
+/** `others`: more results followed the value in the row (other days'), so later flags are theirs. */
+type Reading = {
+  value: string;
+  unit: string;
+  printedFlag: PrintedFlag;
+  range: string;
+  mended?: boolean;
+  others?: boolean;
+};
 
 // Places items read by shape: the first value-like item is the value, the rest by shape.
 // `lenient`: a word after the value is its unit misread ('32 UIL' in a result column), for the review to judge.
@@ -168,9 +62,14 @@ function placeByShape(items: Item[], reading: Reading, lenient = false): boolean
       if (reading.range) return false;
       reading.range = item.text;
     } else if (item.kind === 'flag') {
-      reading.printedFlag = item.flag ?? 'A';
+      if (!reading.others) reading.printedFlag = item.flag ?? 'A';
     } else if (item.kind === 'unit') {
       if (!reading.unit) reading.unit = item.text;
+    } else if (item.kind === 'number' && !reading.unit && !reading.range) {
+      // Another result before the row's unit and range: a cumulative row whose columns no header dates.
+      // The first is taken, for review: which one is current is not printed.
+      reading.others = true;
+      reading.mended = true;
     } else {
       return false;
     }
@@ -191,6 +90,22 @@ export function rowsFromColumns(cells: TaggedCell[]): RawRow[] {
   if (values.length < 2) {
     const row = rowFromColumns(cells);
     return row ? [row] : [];
+  }
+  // Each result with a unit, a range or limits of its own after it (a differential) is a row; results side
+  // by side with nothing of their own between them are one row's results of several days whose header
+  // did not say which is current (OCR lost its dates): the first is taken, for review.
+  const ownCells = (from: TaggedCell, to: TaggedCell | undefined) =>
+    ordered.some(
+      (cell) =>
+        cell.x0 > from.x0 &&
+        (!to || cell.x0 < to.x0) &&
+        ['unit', 'range', 'low', 'high'].includes(cell.kind ?? ''),
+    );
+  // Columns whose titles give them units of their own ('%', 'x10^9/L') are different results either way.
+  const ownUnits = new Set(values.map((value) => value.unit ?? '')).size === values.length;
+  if (!ownUnits && !values.every((value, index) => ownCells(value, values[index + 1]))) {
+    const row = rowFromColumns(ordered.filter((cell) => cell.kind !== 'value' || cell === values[0]));
+    return row ? [{ ...row, mended: true }] : [];
   }
   const names = ordered.filter((cell) => cell.kind === 'name');
   return values.flatMap((value, index) => {
@@ -227,6 +142,7 @@ export function rowFromColumns(cells: TaggedCell[]): RawRow | null {
     .join(' ');
   if (unitText) reading.unit = unitText;
   if (unitRange && !reading.range) reading.range = unitRange.text;
+  reading.unit ||= cells.find((cell) => cell.kind === 'value' && cell.unit)?.unit ?? '';
   const flagText = of('flag').trim();
   if (flagText) reading.printedFlag = flagOf(flagText);
   // A flag word standing in the range column's span ('High  <200 mg/dL'): the flag, not part of the range.

@@ -7,10 +7,14 @@
 // tuned on and, apart, for the held-out ones; the precision of the rows not marked needs_review; how often
 // the doctor and the date were found. Then times (per text PDF, per scanned page), and whether a big scan
 // stalls the API: GET /api/health's p95 over HTTP, idle and while the app's own OCR reads a 5-page scan.
-// A table of each document's misses, for tuning, comes before the figures.
+// A table of each document's misses, for tuning, comes before the figures. Then, as a section of its own,
+// the foreign-producer corpus (extraction-foreign.ts: Chromium-printed reports, held out from tuning) as
+// text PDFs and scans.
 //
 // Options: --kind text|scan|photo (repeatable), --doc <id>, --limit N (N documents, spread over the
-// families), --quick (every text PDF, one scan and one photo, a 2-page stall check), --no-stall.
+// families), --quick (every text PDF, one scan and one photo, a 2-page stall check), --no-stall,
+// --set own|foreign (one corpus only; both by default, but for --limit alone, the smoke run's quick look at
+// the first corpus, and --doc, which reads the corpus holding that document).
 // Like the other benchmarks it exits non-zero only when the run broke (an error), never for a missed target.
 import { extractLabReport } from '../../src/domain/lab-extraction';
 import type { LabExtraction } from '../../src/domain/lab-results';
@@ -18,20 +22,18 @@ import type { OcrPageLayout } from '../../src/domain/ocr-layout';
 import { createOcrService, type OcrService } from '../../src/server/ocr/ocr-service';
 import { loadCorpus, loadFamilies, type LabDocument } from '../fixtures/lab-reports/corpus';
 import { INPUT_KINDS, renderInput, type InputKind } from '../fixtures/lab-reports/render';
-import { scoreExtraction, totalScores, type DocumentScore, type Totals } from '../fixtures/lab-reports/score';
+import { scoreExtraction, totalScores, type DocumentScore } from '../fixtures/lab-reports/score';
 import { drawLabel } from '../fixtures/labels';
+import { printForeign, readForeign, type ForeignRun } from './extraction-foreign';
+import { printMisses, printTotals, verdict } from './extraction-report';
 import { bigScanDocument, measureStall } from './extraction-stall';
 
-const F1_TARGETS: Record<InputKind, number> = { text: 0.98, scan: 0.95, photo: 0.85 };
-const AUTO_ACCEPTED_TARGET = 0.99;
-const FOUND_TARGET = 0.95;
 const TEXT_PDF_MS_TARGET = 300;
 const SCAN_PAGE_MS_TARGET = 3000;
 const STALL_TARGET_MS = 100;
-const MISSES_SHOWN = 8;
 
 const USAGE =
-  'Usage: npx tsx tests/bench/extraction.ts [--kind text|scan|photo]... [--doc <id>] [--limit N] [--quick] [--no-stall]';
+  'Usage: npx tsx tests/bench/extraction.ts [--kind text|scan|photo]... [--doc <id>] [--limit N] [--quick] [--no-stall] [--set own|foreign]';
 
 type Options = {
   kinds: InputKind[];
@@ -39,10 +41,20 @@ type Options = {
   limit: number | null;
   quick: boolean;
   stall: boolean;
+  /** Which corpora: the first ('own') and the foreign producer's. */
+  sets: { own: boolean; foreign: boolean };
 };
 
 function parseOptions(args: string[]): Options {
-  const options: Options = { kinds: [], doc: null, limit: null, quick: false, stall: true };
+  const options: Options = {
+    kinds: [],
+    doc: null,
+    limit: null,
+    quick: false,
+    stall: true,
+    sets: { own: true, foreign: true },
+  };
+  let setChosen = false;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     const next = () => {
@@ -62,8 +74,15 @@ function parseOptions(args: string[]): Options {
         throw new Error('--limit needs a whole number');
     } else if (arg === '--quick') options.quick = true;
     else if (arg === '--no-stall') options.stall = false;
-    else throw new Error(`unknown option ${arg}`);
+    else if (arg === '--set') {
+      const set = next();
+      if (set !== 'own' && set !== 'foreign') throw new Error('--set is own or foreign');
+      if (!setChosen) options.sets = { own: false, foreign: false };
+      setChosen = true;
+      options.sets[set] = true;
+    } else throw new Error(`unknown option ${arg}`);
   }
+  if (!setChosen && options.limit !== null) options.sets.foreign = false;
   if (options.doc || options.kinds.length > 0) options.stall = options.stall && options.quick;
   if (options.kinds.length === 0) options.kinds = [...INPUT_KINDS];
   return options;
@@ -130,62 +149,15 @@ async function readDocument(
   };
 }
 
-const percent = (share: number) => (Number.isNaN(share) ? '-' : `${(share * 100).toFixed(1)}%`);
-const fixed = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(3));
-const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 function percentile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
 }
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
-function printMisses(runs: Run[]): void {
-  console.log('\nMisses by document (field: expected -> got):');
-  let clean = 0;
-  for (const run of runs) {
-    const { misses } = run.score;
-    if (misses.length === 0 && !run.error) {
-      clean += 1;
-      continue;
-    }
-    const label = `${run.document.id} (${run.kind}${run.heldOut ? ', held out' : ''})`;
-    const header: string[] = [];
-    if (run.error) header.push(`ERROR ${run.error}`);
-    if (!run.score.doctorFound) header.push('doctor not found');
-    if (!run.score.dateFound)
-      header.push(run.score.otherDateGiven ? 'date: gave the report date' : 'date not found');
-    console.log(`  ${label}: ${misses.length} field misses${header.length ? `; ${header.join('; ')}` : ''}`);
-    for (const miss of misses.slice(0, MISSES_SHOWN)) {
-      console.log(
-        `      ${miss.row} ${miss.field}: ${JSON.stringify(miss.expected)} -> ${JSON.stringify(miss.got)}`,
-      );
-    }
-    if (misses.length > MISSES_SHOWN) console.log(`      ... and ${misses.length - MISSES_SHOWN} more`);
-    // What confidence must catch: wrong rows a person would not be asked to look at.
-    for (const row of run.score.acceptedWrong)
-      console.log(
-        `      accepted without review, wrong: ${row.name} ${JSON.stringify(row.value)} ${JSON.stringify(row.unit)} ` +
-          `${JSON.stringify(row.flag)} ${JSON.stringify(row.reference_range)}`,
-      );
-  }
-  console.log(`  (${clean} of ${runs.length} readings without a miss)`);
-}
-
-function printTotals(kind: InputKind, group: string, totals: Totals, targeted: boolean): void {
-  if (totals.documents === 0) return;
-  const target = F1_TARGETS[kind];
-  const mark = (met: boolean) => (targeted ? ` (${verdict(met)})` : '');
-  console.log(
-    `  ${kind.padEnd(5)} ${group.padEnd(8)} ${String(totals.documents).padStart(2)} docs  ` +
-      `P ${fixed(totals.precision)}  R ${fixed(totals.recall)}  F1 ${fixed(totals.f1)} [target >= ${target}${mark(totals.f1 >= target)}]`,
-  );
-  console.log(
-    `${' '.repeat(18)}auto-accepted ${totals.autoAccepted} rows, precision ${fixed(totals.autoAcceptedPrecision)}` +
-      ` [>= ${AUTO_ACCEPTED_TARGET}${mark(!(totals.autoAcceptedPrecision < AUTO_ACCEPTED_TARGET))}]` +
-      `  doctor ${percent(totals.doctorFound)}${mark(totals.doctorFound >= FOUND_TARGET)}` +
-      `  date ${percent(totals.dateFound)}${mark(totals.dateFound >= FOUND_TARGET)} [>= ${percent(FOUND_TARGET)}]`,
-  );
-}
+const never = (): never => {
+  throw new Error('the lab-report corpus is empty');
+};
 
 async function main() {
   let options: Options;
@@ -196,9 +168,8 @@ async function main() {
     process.exit(2);
   }
   const families = new Map(loadFamilies().map((family) => [family.id, family]));
-  let corpus = spreadOverFamilies(loadCorpus());
+  let corpus = options.sets.own ? spreadOverFamilies(loadCorpus()) : [];
   if (options.doc) corpus = corpus.filter((document) => document.id === options.doc);
-  if (corpus.length === 0) throw new Error(`no document ${options.doc}`);
   if (options.limit) corpus = corpus.slice(0, options.limit);
   const imageDocuments = options.quick ? corpus.slice(0, 1) : corpus;
   const heldOutIds = [...families.values()].filter((family) => family.heldOut).map((family) => family.id);
@@ -210,13 +181,14 @@ async function main() {
 
   const ocr = createOcrService({ workers: 1, maxPages: 5, timeoutMs: 180_000 });
   const runs: Run[] = [];
+  let foreign: ForeignRun[] = [];
   try {
     // Start the tesseract worker on a small label first: the first scan's time should be a page's, not a
     // worker's start (about a second, once per server).
     if (options.kinds.some((kind) => kind !== 'text'))
       await ocr.recognize(drawLabel('png').bytes, 'image/png');
     // Likewise one text PDF, so the first one timed is not the first read of pdf.js from disk.
-    const [warmPdf] = corpus[0] ? await renderInput(corpus[0], 'text') : [];
+    const [warmPdf] = await renderInput(corpus[0] ?? loadCorpus()[0] ?? never(), 'text');
     if (warmPdf) await ocr.recognize(warmPdf.bytes, warmPdf.contentType);
     for (const kind of options.kinds) {
       for (const document of kind === 'text' ? corpus : imageDocuments) {
@@ -229,11 +201,22 @@ async function main() {
         );
       }
     }
+    if (options.sets.foreign) {
+      const kinds = options.quick ? options.kinds.filter((kind) => kind === 'text') : options.kinds;
+      foreign = await readForeign(ocr, kinds, options);
+    }
   } finally {
     await ocr.close();
   }
+  if (runs.length + foreign.length === 0) throw new Error(`no document ${options.doc ?? ''}`);
 
-  printMisses(runs);
+  printMisses(
+    runs.map((run) => ({
+      label: `${run.document.id} (${run.kind}${run.heldOut ? ', held out' : ''})`,
+      score: run.score,
+      error: run.error,
+    })),
+  );
 
   console.log('\nField-level scores (name/code, value, unit, flag, reference range):');
   for (const kind of options.kinds) {
@@ -252,6 +235,7 @@ async function main() {
     );
   }
   console.log('  (targets are judged on the tuning families; held-out families are reported, not tuned on)');
+  printForeign(foreign);
 
   console.log('\nTimes (OCR and extraction, this machine; shared cores make them noisy):');
   const textRuns = runs.filter((run) => run.kind === 'text' && !run.error);
@@ -300,9 +284,10 @@ async function main() {
     );
   }
 
-  const errors = runs.filter((run) => run.error);
+  const all = [...runs, ...foreign];
+  const errors = all.filter((run) => run.error);
   // Readings that got not one field of the truth right measured nothing: extraction (or the corpus) is broken.
-  if (runs.length === 0 || runs.every((run) => run.score.correctFields === 0)) {
+  if (all.every((run) => run.score.correctFields === 0)) {
     console.log('\nNo reading got a single field right: the run is broken.');
     process.exitCode = 1;
   }

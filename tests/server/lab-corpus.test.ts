@@ -9,6 +9,9 @@ import { generateDocuments } from '../fixtures/lab-reports/generate';
 import { layOut } from '../fixtures/lab-reports/layout';
 import { renderInput, renderPhotos, renderScanPdf, renderTextPdf } from '../fixtures/lab-reports/render';
 import { scoreExtraction, totalScores, truthAsExtraction } from '../fixtures/lab-reports/score';
+import { loadForeignCorpus } from '../fixtures/lab-reports/foreign/corpus';
+import { generateForeignDocuments } from '../fixtures/lab-reports/foreign/generate';
+import { createForeignRenderer } from '../fixtures/lab-reports/foreign/render';
 
 // The lab-report corpus (tests/fixtures/lab-reports) and its scorer, and extraction over a few of its text
 // PDFs and one phone photo through the real OCR service. The full corpus, scans and photos included, is the extraction
@@ -130,6 +133,20 @@ describe('extraction over text PDFs of the corpus', () => {
     expect(totals.doctorFound).toBe(1);
     expect(totals.dateFound).toBe(1);
   });
+
+  it("reads a report another producer printed (the foreign corpus's, as generate.ts writes it)", async () => {
+    // Chromium's print of a landscape cumulative report whose header is printed over three lines.
+    const foreign = loadForeignCorpus();
+    expect(foreign).toEqual(generateForeignDocuments().sort((a, b) => (a.id < b.id ? -1 : 1)));
+    const document = foreign.find((candidate) => candidate.id === 'cumulative-landscape-1');
+    if (!document) throw new Error('no foreign document cumulative-landscape-1');
+    const renderer = createForeignRenderer();
+    const [file] = await renderer.render(document, 'text').finally(() => renderer.close());
+    const result = await ocr.recognize(file!.bytes, file!.contentType);
+    const score = scoreExtraction(document, extractLabReport(result.layout));
+    expect(totalScores([score]).f1, JSON.stringify(score.misses.slice(0, 12), null, 1)).toBe(1);
+    expect([score.doctorFound, score.dateFound, score.acceptedWrong]).toEqual([true, true, []]);
+  }, 30_000);
 
   it('reads a phone photo of a page at an angle on a desk: found, straightened, its rows right', async () => {
     const document = byId('flag-first-1');

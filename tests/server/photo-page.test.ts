@@ -3,6 +3,7 @@ import { homography, project, type Point, type Quad } from '../../src/server/san
 import { warpQuad, type GreyImage } from '../../src/server/sandbox/grey-image';
 import { findPage } from '../../src/server/sandbox/page-finder';
 import { evenLight, preparePhoto } from '../../src/server/sandbox/photo-page';
+import { eraseRules } from '../../src/server/sandbox/rules';
 
 // A phone photo's page found, straightened and evenly lit (src/server/sandbox/page-finder.ts and
 // photo-page.ts), on images drawn here pixel by pixel: a page as a quadrilateral on a darker surface,
@@ -166,5 +167,43 @@ describe('the page in a phone photo', () => {
       [prepared.width - 7, prepared.height - 7],
     ] as const)
       expect(prepared.pixels[y * prepared.width + x]).toBeGreaterThan(200);
+  });
+});
+
+describe('ruled lines on a scanned page', () => {
+  // A page 1000 px wide: 'words' as dark blocks with gaps, a 3 px rule just above them, a rule
+  // turned a little, a vertical one, and a solid bar 30 px thick (white type on black), drawn pixel by pixel.
+  function page(): GreyImage {
+    const width = 1000;
+    const height = 200;
+    const pixels = new Uint8ClampedArray(width * height).fill(245);
+    const fill = (x0: number, y0: number, x1: number, y1: number, value = 20) => {
+      for (let y = y0; y < y1; y++) pixels.fill(value, y * width + x0, y * width + x1);
+    };
+    for (let x = 100; x < 900; x += 40) fill(x, 42, x + 30, 62); // a line of print
+    fill(80, 37, 920, 40); // the rule just above it
+    for (let x = 80; x < 920; x++)
+      fill(x, 100 + Math.floor((x - 80) / 300), x + 1, 102 + Math.floor((x - 80) / 300));
+    fill(80, 140, 920, 170); // a solid bar
+    fill(950, 65, 953, 136); // a vertical rule (a grid's border)
+    return { width, height, pixels };
+  }
+  const darkIn = (image: GreyImage, y0: number, y1: number) => {
+    let count = 0;
+    for (let y = y0; y < y1; y++)
+      for (let x = 0; x < image.width; x++) if ((image.pixels[y * image.width + x] ?? 255) < 150) count++;
+    return count;
+  };
+
+  it('erases thin rules, straight, turned a little or vertical, and keeps print and solid bars', () => {
+    const image = page();
+    const print = darkIn(image, 42, 62);
+    const bar = darkIn(image, 140, 170);
+    expect(eraseRules(image)).toBeGreaterThan(0);
+    expect(darkIn(image, 37, 40)).toBe(0);
+    expect(darkIn(image, 98, 106)).toBe(0);
+    expect(darkIn(image, 42, 62)).toBe(print);
+    expect(darkIn(image, 140, 170)).toBe(bar);
+    expect(image.pixels[100 * image.width + 951]).toBe(255);
   });
 });

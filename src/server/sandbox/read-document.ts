@@ -11,6 +11,7 @@ import { checkInflatedSizes } from './pdf-streams';
 import { greyOf, pgmOf } from './grey-image';
 import { isWholeImage } from './image-files';
 import { preparePhoto } from './photo-page';
+import { eraseRules } from './rules';
 import type { PdfCaps, ReadDocumentAnswer, ReadDocumentInput } from './protocol';
 import { TaskRefusal } from './task-refusal';
 
@@ -266,6 +267,8 @@ async function readPages(pdf: PdfJs, document: PdfDocument, caps: PdfCaps): Prom
       // Handed over grey and uncompressed: encoding the page as a PNG (and tesseract decoding it) was a
       // fifth of a scanned page's time.
       const grey = greyOf(context.getImageData(0, 0, width, height).data, width, height);
+      // A table's border beside a line of text made tesseract drop the line (rules.ts).
+      eraseRules(grey);
       const dpi = Math.round(scale * 72);
       const read = await ocrPage(pgmOf(grey), dpi);
       texts.push(read.text.trim());
@@ -315,6 +318,8 @@ async function straightenedPhoto(
     greyOf(context.getImageData(0, 0, decoded.width, decoded.height).data, decoded.width, decoded.height),
   );
   if (!page) return null;
+  // The straightened page's ruled lines, as a scanned page's (rules.ts).
+  eraseRules(page);
   return { pgm: pgmOf(page), width: page.width, height: page.height };
 }
 

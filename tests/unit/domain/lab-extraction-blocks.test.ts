@@ -92,8 +92,8 @@ describe('extractLabReport: test blocks with no table', () => {
       ]),
     ).toEqual([
       { name: 'Sodium', value: '140', unit: 'mmol/L', flag: '', reference_range: '136 - 145' },
-      // K/uL spelled as the table reader spells it.
-      { name: 'Platelets', value: '250', unit: '10^3/uL', flag: '', reference_range: '150 - 400' },
+      // The unit as printed.
+      { name: 'Platelets', value: '250', unit: 'K/uL', flag: '', reference_range: '150 - 400' },
     ]);
   });
 

@@ -149,8 +149,8 @@ describe('extractLabReport: layouts beyond one plain table', () => {
       'RBC           4.10     L      4.20 - 5.80       Million/uL',
     ]).lab_results;
     expect(rows.map(({ code, unit, needs_review }) => [code, unit, needs_review])).toEqual([
-      ['6690-2', '10^3/uL', false],
-      ['789-8', '10^6/uL', false],
+      ['6690-2', 'Thousand/uL', false],
+      ['789-8', 'Million/uL', false],
     ]);
   });
 
