@@ -15,6 +15,17 @@ import { runAfterSyncWork } from './after-sync';
 // the queue simply waits in IndexedDB and goes out on the next open.
 
 const EVERY_FEW_MINUTES_MS = 3 * 60 * 1000;
+/**
+ * A sync that failed while the device says it is online (the online event often comes before the
+ * connection works, a weak signal fails without one, the server had a moment) is tried again after this,
+ * then after twice as long each time, up to EVERY_FEW_MINUTES_MS: no later online event may come to
+ * retry it. The changes' own backoff (sync-push.ts) still decides which of them go.
+ */
+const FIRST_OFFLINE_RETRY_MS = 2000;
+
+/** A cycle that ended well, or failed in a way that trying again may mend (no connection, the server). */
+const canRetry = (result: SyncResult) =>
+  result.problem !== 'signed-out' && result.problem !== 'policy-not-accepted';
 
 type Hooks = {
   onResult: (result: SyncResult) => void;
@@ -33,25 +44,45 @@ export function startSync(userId: string, hooks: Hooks): () => void {
     getToken: () => (sentToken = ownersToken(userId, readSession())),
   });
   let running: Promise<SyncResult | undefined> | null = null;
-  let again = false;
+  /** Asked for while a sync was under way: one more cycle follows it, forced if any asker forced it. */
+  let again: { force: boolean } | null = null;
   let stopped = false;
+  let offlineRetry: ReturnType<typeof setTimeout> | undefined;
+  let offlineRetryMs = FIRST_OFFLINE_RETRY_MS;
+
+  const takeAgain = () => {
+    const asked = again;
+    again = null;
+    return asked;
+  };
 
   const run = async (force: boolean): Promise<SyncResult | undefined> => {
     if (stopped) return undefined;
     if (running) {
-      again = true;
+      again = { force: force || (again?.force ?? false) };
       return running;
     }
+    clearTimeout(offlineRetry);
     running = (async () => {
       let result: SyncResult | undefined;
-      do {
-        again = false;
-        result = await syncOnce(userDb(), transport, { lockName: syncLockName(userId), force });
+      let cycleForce = force;
+      again = null;
+      for (;;) {
+        result = await syncOnce(userDb(), transport, { lockName: syncLockName(userId), force: cycleForce });
         if (result.problem === 'signed-out' && sentToken && (await endSession(sentToken)))
           hooks.onSessionEnded?.({ unsentChanges: await unsentChangesKeptFor(userId) });
         hooks.onResult(result);
         if (result.problem === undefined) void afterSync();
-      } while (again && !stopped && result.problem === undefined);
+        // A cycle asked for during one that failed gets its own try: it may be the online event, and the
+        // connection may be back now. A person signed out, or a policy not accepted, ends it.
+        const next = takeAgain();
+        if (!next || stopped || !canRetry(result)) break;
+        cycleForce = next.force;
+      }
+      if (canRetry(result) && result.problem !== undefined && navigator.onLine && !stopped) {
+        offlineRetry = setTimeout(() => void run(false), offlineRetryMs);
+        offlineRetryMs = Math.min(offlineRetryMs * 2, EVERY_FEW_MINUTES_MS);
+      } else if (result.problem === undefined) offlineRetryMs = FIRST_OFFLINE_RETRY_MS;
       return result;
     })().finally(() => {
       running = null;
@@ -79,6 +110,7 @@ export function startSync(userId: string, hooks: Hooks): () => void {
   const stop = () => {
     stopped = true;
     clearInterval(timer);
+    clearTimeout(offlineRetry);
     unsubscribe();
     unsubscribeSession();
     window.removeEventListener('online', onOnline);

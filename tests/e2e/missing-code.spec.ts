@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures';
 import {
+  addAppointmentThroughUi,
   apiToken,
   appointmentTitlesOf,
   atEachViewport,
@@ -17,6 +18,8 @@ test.use({ serviceWorkers: 'block' });
 
 /** The Vitals screen's own code (its route chunks), not Home's vitals card. */
 const VITALS_SCREEN_CODE = /\/assets\/vitals-[\w-]{8}\.js$/;
+/** The sync client's code (it loads once the first screen is drawn). */
+const SYNC_CLIENT_CODE = /\/assets\/sync-client-[\w-]{8}\.js$/;
 /** The microphone beside a form's fields. */
 const MICROPHONE_CODE = /\/assets\/voice-input-button-[\w-]{8}\.js$/;
 
@@ -65,8 +68,7 @@ test('offline right after the app opened, before its later code came: a new appo
   patient,
   context,
 }) => {
-  // The sync client's code has not come when the signal goes (it loads once the first screen is drawn).
-  const SYNC_CLIENT_CODE = /\/assets\/sync-client-[\w-]{8}\.js$/;
+  // The sync client's code has not come when the signal goes.
   let syncClientRefused = 0;
   await page.route(SYNC_CLIENT_CODE, (route) => {
     syncClientRefused += 1;
@@ -93,4 +95,25 @@ test('offline right after the app opened, before its later code came: a new appo
   await expect
     .poll(() => appointmentTitlesOf(page.request, token), { timeout: 20_000 })
     .toEqual(['Eye exam']);
+});
+
+test('online, the sync client whose code failed to come is asked for again, and a change made meanwhile is sent', async ({
+  page,
+  patient,
+}) => {
+  // A weak signal: the fetch fails though the device says it is online, so no online event will come.
+  let syncClientRefused = 0;
+  await page.route(SYNC_CLIENT_CODE, (route) => {
+    syncClientRefused += 1;
+    return route.abort('failed');
+  });
+  await signIn(page, patient, '/appointments');
+  await expect(page.getByRole('heading', { level: 1, name: 'Appointments' })).toBeVisible();
+  await expect.poll(() => syncClientRefused).toBeGreaterThan(0);
+  await addAppointmentThroughUi(page, 'Dentist');
+  await expect(page.locator('main').getByText('Dentist')).toBeVisible();
+
+  await page.unroute(SYNC_CLIENT_CODE);
+  const token = await apiToken(page.request, patient.email);
+  await expect.poll(() => appointmentTitlesOf(page.request, token), { timeout: 20_000 }).toEqual(['Dentist']);
 });

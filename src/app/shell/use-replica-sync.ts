@@ -7,6 +7,11 @@ import { useFailedChangeToasts } from './use-failed-change-toasts';
 import { saySessionEnded } from './session-ended';
 import { toastLater } from '../ui/toast-later';
 
+/** How long after a failed fetch of the sync client's code, while online, it is asked for again. */
+const FIRST_RETRY_DELAY_MS = 2000;
+/** The longest wait between two such tries. */
+const LAST_RETRY_DELAY_MS = 60_000;
+
 /**
  * Keeps the signed-in user's replica in sync while the app is open, and says what the person must know:
  * changes merged with another device's, changes refused, a session that ended (the queue stays on the
@@ -35,8 +40,13 @@ export function useReplicaSync(userId: string, drawn: boolean): void {
     if (!drawn) return;
     let stop: (() => void) | null = null;
     let cancelled = false;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let retryDelayMs = FIRST_RETRY_DELAY_MS;
     // Offline before the service worker kept the app's files, its code cannot be fetched yet: it is asked
-    // for again when the device is back online, so what was changed meanwhile is still sent.
+    // for again when the device is back online, so what was changed meanwhile is still sent. A fetch that
+    // failed while online (a weak signal, or an online event that came while the failed fetch was still
+    // under way, which the new import then joined) is asked for again after a wait that doubles, so a
+    // change made meanwhile never waits for the next time the device goes offline and back.
     const start = () =>
       import('../../local/sync-client').then(({ startSync }) => {
         if (cancelled || stop) return;
@@ -59,11 +69,19 @@ export function useReplicaSync(userId: string, drawn: boolean): void {
           },
         });
       });
-    const retry = () => void start().catch(() => undefined);
+    const retry = () => {
+      clearTimeout(retryTimer);
+      start().catch(() => {
+        if (cancelled || stop || !navigator.onLine) return; // offline: the online event asks again
+        retryTimer = setTimeout(retry, retryDelayMs);
+        retryDelayMs = Math.min(retryDelayMs * 2, LAST_RETRY_DELAY_MS);
+      });
+    };
     window.addEventListener('online', retry);
     retry();
     return () => {
       cancelled = true;
+      clearTimeout(retryTimer);
       window.removeEventListener('online', retry);
       stop?.();
     };
