@@ -7,11 +7,6 @@ import { useFailedChangeToasts } from './use-failed-change-toasts';
 import { saySessionEnded } from './session-ended';
 import { toastLater } from '../ui/toast-later';
 
-/** How long after a failed fetch of the sync client's code, while online, it is asked for again. */
-const FIRST_RETRY_DELAY_MS = 2000;
-/** The longest wait between two such tries. */
-const LAST_RETRY_DELAY_MS = 60_000;
-
 /**
  * Keeps the signed-in user's replica in sync while the app is open, and says what the person must know:
  * changes merged with another device's, changes refused, a session that ended (the queue stays on the
@@ -41,7 +36,7 @@ export function useReplicaSync(userId: string, drawn: boolean): void {
     let stop: (() => void) | null = null;
     let cancelled = false;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    let retryDelayMs = FIRST_RETRY_DELAY_MS;
+    let retryDelayMs = 1000; // doubled before each wait: 2 s, 4 s, ... up to a minute
     // Offline before the service worker kept the app's files, its code cannot be fetched yet: it is asked
     // for again when the device is back online, so what was changed meanwhile is still sent. A fetch that
     // failed while online (a weak signal, or an online event that came while the failed fetch was still
@@ -72,9 +67,9 @@ export function useReplicaSync(userId: string, drawn: boolean): void {
     const retry = () => {
       clearTimeout(retryTimer);
       start().catch(() => {
-        if (cancelled || stop || !navigator.onLine) return; // offline: the online event asks again
-        retryTimer = setTimeout(retry, retryDelayMs);
-        retryDelayMs = Math.min(retryDelayMs * 2, LAST_RETRY_DELAY_MS);
+        // Offline, the online event asks again.
+        if (!cancelled && navigator.onLine)
+          retryTimer = setTimeout(retry, (retryDelayMs = Math.min(retryDelayMs * 2, 60_000)));
       });
     };
     window.addEventListener('online', retry);
