@@ -30,13 +30,16 @@ async function stored(day: string, status: CheckInStatus, answers: CheckInEntry[
   return { id: await checkInId(PATIENT, day), patient_id: PATIENT, version: 1, day, status, answers };
 }
 
-const chart = async (title: RegExp) => {
-  const figure = (await screen.findAllByTestId('chart')).find((element) =>
-    title.test(element.querySelector('figcaption')?.textContent ?? ''),
-  );
-  if (!figure) throw new Error(`no chart ${String(title)}`);
-  return figure;
-};
+// Waits for the chart itself, not just any chart: the charts and the sharing choice come from two
+// live queries, and the PHQ-2 chart appears only once the second has answered.
+const chart = (title: RegExp) =>
+  waitFor(() => {
+    const figure = screen
+      .queryAllByTestId('chart')
+      .find((element) => title.test(element.querySelector('figcaption')?.textContent ?? ''));
+    if (!figure) throw new Error(`no chart ${String(title)}`);
+    return figure;
+  });
 const valuesOf = (figure: HTMLElement) =>
   within(figure)
     .getAllByRole('row')

@@ -278,13 +278,16 @@ describe('the readings', () => {
 });
 
 describe('charts, units and targets', () => {
-  const chartOf = async (title: string) => {
-    const figure = (await screen.findAllByTestId('chart')).find((element) =>
-      element.querySelector('figcaption')?.textContent?.startsWith(title),
-    );
-    if (!figure) throw new Error(`no chart ${title}`);
-    return figure;
-  };
+  // Waits for this chart, not just the first to appear: the readings and the person's units and
+  // targets are separate live queries.
+  const chartOf = (title: string) =>
+    waitFor(() => {
+      const figure = screen
+        .queryAllByTestId('chart')
+        .find((element) => element.querySelector('figcaption')?.textContent?.startsWith(title));
+      if (!figure) throw new Error(`no chart ${title}`);
+      return figure;
+    });
   const rowsOf = (figure: HTMLElement) =>
     within(figure)
       .getAllByRole('row', { hidden: true })
