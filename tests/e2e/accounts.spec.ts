@@ -9,6 +9,7 @@ import {
   latestMailTo,
   signIn,
   signInThroughUi,
+  toastOpacities,
   uniqueEmail,
   verificationPath,
   WITHOUT_SERVICE_WORKER,
@@ -192,6 +193,16 @@ test('an expired session (401) clears the session, goes to the root and says Una
   await page.goto('/profile');
   await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
+  // It is about the session, not a page: it stays while the person moves on (other errors close with
+  // their page, fading out), as the app goes on from the root to the sign-in page. The pointer rests on
+  // it, which holds its own 10 s, and the link is followed from the keyboard.
+  const toast = page.locator('[data-rht-toaster] [role="status"]').filter({ hasText: 'Unauthorized' });
+  await toast.hover();
+  await page.getByRole('link', { name: 'Terms of Use' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/terms-of-use$/);
+  await page.waitForTimeout(1000); // a closing toast has faded out by then
+  expect(await toastOpacities(toast)).toEqual([1]);
   expect(
     await page.evaluate(() =>
       ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),

@@ -11,6 +11,7 @@ import {
   latestMailTo,
   menuEntry,
   signInThroughUi,
+  toastOpacities,
   uniqueEmail,
   verificationPath,
   VIEWPORTS,
@@ -396,22 +397,7 @@ test.describe('at 390x844', () => {
     await page.getByTestId('tab-bar').getByRole('link', { name: 'Home' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     // Closing fades it out (and takes it away a second later, on the stopped clock: never here).
-    await expect
-      .poll(() =>
-        toast.evaluateAll((found) =>
-          found.map((element) => {
-            let opacity = 1;
-            for (
-              let node: Element | null = element;
-              node && !node.matches('[data-rht-toaster]');
-              node = node.parentElement
-            )
-              opacity = Math.min(opacity, Number(getComputedStyle(node).opacity));
-            return opacity;
-          }),
-        ),
-      )
-      .toEqual([0]);
+    await expect.poll(() => toastOpacities(toast)).toEqual([0]);
     await context.setOffline(false);
   });
 });

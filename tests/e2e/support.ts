@@ -408,6 +408,25 @@ export async function expectTapTargets(targets: Locator) {
 }
 
 /**
+ * How much each toast matched by `toast` shows (0 to 1, the least opaque of it and its frames up to the
+ * toaster): a closed toast fades out before it leaves the page, and is still "visible" meanwhile.
+ */
+export function toastOpacities(toast: Locator): Promise<number[]> {
+  return toast.evaluateAll((found) =>
+    found.map((element) => {
+      let opacity = 1;
+      for (
+        let node: Element | null = element;
+        node && !node.matches('[data-rht-toaster]');
+        node = node.parentElement
+      )
+        opacity = Math.min(opacity, Number(getComputedStyle(node).opacity));
+      return opacity;
+    }),
+  );
+}
+
+/**
  * Ends every session of this account from elsewhere (a password change on another device signs out older
  * tokens): the page's next call is answered 401. Answers the new password.
  */

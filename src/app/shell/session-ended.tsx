@@ -6,6 +6,12 @@ import { toastLater } from '../ui/toast-later';
 // app has always shown, then why and what the device kept for them. The device cannot tell which of the
 // reasons it was (the server says only that the session is over), so it names each.
 
+/**
+ * The toast's id. It outlives the page it came from (shell/toasts.tsx): the session ends on one page and
+ * the person reads why on the sign-in page the app goes to.
+ */
+export const SESSION_ENDED_TOAST_ID = 'unauthorized';
+
 /** Long enough to read two sentences (other toasts close after 2 s). */
 const READING_TIME_MS = 10_000;
 
@@ -27,7 +33,7 @@ export function saySessionEnded(ended: SessionEnded): void {
         <strong className="block">{UNAUTHORIZED_TOAST.trim()}</strong>{' '}
         <span className="block">{sessionEndedText(ended)}</span>
       </span>,
-      { id: 'unauthorized', duration: READING_TIME_MS },
+      { id: SESSION_ENDED_TOAST_ID, duration: READING_TIME_MS },
     ),
   );
 }

@@ -4,6 +4,7 @@ import { useLocation } from '@tanstack/react-router';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { lazyPart } from '../ui/lazy-part';
 import { useSheetOpen } from '../ui/open-sheets';
+import { SESSION_ENDED_TOAST_ID } from './session-ended';
 
 // Loaded from here, not with the root: its chunk names stay out of the first screens' preload list.
 const SpokenToasts = lazyPart(() =>
@@ -22,7 +23,8 @@ const SpokenToasts = lazyPart(() =>
  *
  * An error belongs to the page where it happened: moving to another page closes the error toasts, so
  * "could not be saved" never sits over a screen it does not concern. A change the server refused
- * (`failed-...`) is about the person's records wherever they are, and keeps its few seconds.
+ * (`failed-...`) is about the person's records wherever they are, and keeps its few seconds; so does a
+ * session that ended, which sends the person to the sign-in page, where they read why.
  */
 export function AppToaster() {
   const sheetOpen = useSheetOpen();
@@ -63,7 +65,9 @@ function useErrorToastsCloseWithTheirPage(): void {
     if (page.current === pathname) return;
     page.current = pathname;
     for (const shownToast of shown.current)
-      if (shownToast.type === 'error' && shownToast.visible && !shownToast.id.startsWith('failed-'))
+      if (shownToast.type === 'error' && shownToast.visible && !outlivesItsPage(shownToast.id))
         toast.dismiss(shownToast.id);
   }, [pathname]);
 }
+
+const outlivesItsPage = (id: string) => id.startsWith('failed-') || id === SESSION_ENDED_TOAST_ID;
