@@ -224,6 +224,19 @@ export async function expectNoAxeViolations(page: Page, { withToast = false }: {
       .first()
       .waitFor({ state: 'detached', timeout: 5_000 })
       .catch(() => undefined);
+  // A screen still loading (right after a navigation, its code not yet there) has no main landmark nor
+  // heading yet: wait for a drawn screen, and let axe judge the page as it is if none comes.
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('main, [role="main"]') &&
+        document.querySelector('h1, [role="heading"][aria-level="1"]'),
+      null,
+      {
+        timeout: 5_000,
+      },
+    )
+    .catch(() => undefined);
   // Likewise a dialog or sheet still sliding in.
   await page.waitForFunction(() =>
     document
