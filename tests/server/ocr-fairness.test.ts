@@ -24,15 +24,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => ctx.close());
 
-/** A letter page of label text at 150 dpi: a second or two of OCR, so a queue builds up behind it. */
+/** Half a letter page of label text at 150 dpi: about a second of OCR, so a queue builds up behind it. */
 function labelPage(): Buffer {
-  const canvas = createCanvas(1275, 1650);
+  const canvas = createCanvas(1275, 825);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, 1275, 1650);
+  context.fillRect(0, 0, 1275, 825);
   context.fillStyle = '#000000';
   context.font = '28px "Label Sans"';
-  for (let line = 0; line < 40; line++)
+  for (let line = 0; line < 16; line++)
     context.fillText(LABEL_LINES[line % LABEL_LINES.length] ?? '', 60, 80 + line * 38);
   return canvas.toBuffer('image/png');
 }
