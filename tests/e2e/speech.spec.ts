@@ -9,6 +9,7 @@ import {
   menuEntry,
   signIn,
   signInThroughUi,
+  toastsClosed,
   VIEWPORTS,
   WITHOUT_SERVICE_WORKER,
 } from './support';
@@ -129,6 +130,8 @@ async function openUploadForm(page: Page) {
     await page.getByTestId('tab-bar').getByRole('link', { name: 'Reports' }).click();
   else await (await menuEntry(page, 'Lab Reports')).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Lab Report History' })).toBeVisible();
+  // The last page's toast (the profile saved) may still lie over the button on a phone.
+  await toastsClosed(page);
   await page.getByRole('button', { name: 'Upload a report' }).click();
   const form = page.getByRole('form', { name: 'Upload lab report' });
   await expect(form).toBeVisible();

@@ -218,12 +218,7 @@ export async function acceptBetaPolicyIfAsked(page: Page) {
 export async function expectNoAxeViolations(page: Page, { withToast = false }: { withToast?: boolean } = {}) {
   // Judge colours at rest: a toast fading in or out has, for a moment, too little contrast. Toasts
   // close after 2 s, and one may start fading while axe looks: let them go first (a longer one stays).
-  if (!withToast)
-    await page
-      .locator('[data-rht-toaster] [role="status"]')
-      .first()
-      .waitFor({ state: 'detached', timeout: 5_000 })
-      .catch(() => undefined);
+  if (!withToast) await toastsClosed(page);
   // A screen still loading (right after a navigation, its code not yet there) has no main landmark nor
   // heading yet: wait for a drawn screen, and let axe judge the page as it is if none comes.
   await page
@@ -418,6 +413,19 @@ export async function expectTapTargets(targets: Locator) {
     expect(bounds?.height ?? 0, `height of ${name}`).toBeGreaterThanOrEqual(44);
     expect(bounds?.width ?? 0, `width of ${name}`).toBeGreaterThanOrEqual(44);
   }
+}
+
+/**
+ * Waits (up to 5 s) for the toasts on screen to close, as a person waits before tapping what one covers: a
+ * toast takes the taps where it lies, and one under the pointer stays (react-hot-toast pauses it while
+ * hovered), so a click that keeps retrying on it would hold it there for good. A longer toast stays.
+ */
+export async function toastsClosed(page: Page): Promise<void> {
+  await page
+    .locator('[data-rht-toaster] [role="status"]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5_000 })
+    .catch(() => undefined);
 }
 
 /**
