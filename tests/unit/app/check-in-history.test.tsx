@@ -156,14 +156,34 @@ describe('the mood screening (PHQ-2), the patient’s to share', () => {
     const id = await medicalHistoryId(PATIENT);
     await db.medical_history.put({ id, patient_id: PATIENT, version: 3, share_mood_screening: share });
   };
+  // Holds the medical history's table (a write under way) until the returned function is called: the
+  // check-ins are read meanwhile, so the charts are drawn before the sharing choice is known, as on a busy
+  // device.
+  let releaseHeld = async () => {};
+  afterEach(() => releaseHeld()); // a failed test lets go of the table too
+  const holdHistory = () => {
+    let done = false;
+    const held = db.transaction('rw', db.medical_history, async () => {
+      while (!done) await db.medical_history.count();
+    });
+    releaseHeld = async () => {
+      done = true;
+      await held;
+    };
+    return releaseHeld;
+  };
   const chartTitles = async () =>
     (await screen.findAllByTestId('chart')).map((figure) => figure.querySelector('figcaption')?.textContent);
 
   it('a caregiver sees no PHQ-2 chart while it is not shared, even from answers the device still holds', async () => {
     await screened();
     await history(false);
+    const releaseHistory = holdHistory();
     render(<CheckInHistorySection patientId={PATIENT} viewer="caregiver" />);
     await screen.findByText('Checked in on 1 of the last 30 days.');
+    // Not even for a moment, while the sharing choice is still being read.
+    expect(document.body.textContent).not.toMatch(/PHQ|mood screening/i);
+    await releaseHistory();
     const titles = await chartTitles();
     expect(titles).toHaveLength(3);
     expect(titles.join(' ')).not.toMatch(/PHQ/);
@@ -174,8 +194,11 @@ describe('the mood screening (PHQ-2), the patient’s to share', () => {
 
   it('a caregiver with no copy of the history yet sees none either', async () => {
     await screened();
+    const releaseHistory = holdHistory();
     render(<CheckInHistorySection patientId={PATIENT} viewer="caregiver" />);
     await screen.findByText('Checked in on 1 of the last 30 days.');
+    expect(document.body.textContent).not.toMatch(/PHQ|mood screening/i);
+    await releaseHistory();
     expect((await chartTitles()).join(' ')).not.toMatch(/PHQ/);
   });
 
