@@ -7,6 +7,7 @@ import { yOf, PLOT, CHART_HEIGHT } from '../../../src/app/ui/chart/chart-geometr
 import { medicalHistoryId } from '../../../src/domain/medical-history';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
 import { CheckInHistorySection, lastDays } from '../../../src/app/features/check-in/check-in-history-section';
+import { findChart } from './charts-on-screen';
 
 // The check-in charts with the medical history: 30 days read from the replica, each
 // chart drawing what was answered that day (mood 1-5, hours of sleep, pain, PHQ-2 total) and leaving a
@@ -30,16 +31,6 @@ async function stored(day: string, status: CheckInStatus, answers: CheckInEntry[
   return { id: await checkInId(PATIENT, day), patient_id: PATIENT, version: 1, day, status, answers };
 }
 
-// Waits for the chart itself, not just any chart: the charts and the sharing choice come from two
-// live queries, and the PHQ-2 chart appears only once the second has answered.
-const chart = (title: RegExp) =>
-  waitFor(() => {
-    const figure = screen
-      .queryAllByTestId('chart')
-      .find((element) => title.test(element.querySelector('figcaption')?.textContent ?? ''));
-    if (!figure) throw new Error(`no chart ${String(title)}`);
-    return figure;
-  });
 const valuesOf = (figure: HTMLElement) =>
   within(figure)
     .getAllByRole('row')
@@ -90,7 +81,7 @@ describe('the last 30 days of check-ins', () => {
     render(<CheckInHistorySection patientId={PATIENT} viewer="patient" />);
     await screen.findByText('Checked in on 3 of the last 30 days.');
 
-    const mood = await chart(/^Mood/);
+    const mood = await findChart(/^Mood/);
     expect(valuesOf(mood).slice(-7)).toEqual(['No value', 'No value', 'No value', '3', 'No value', '1', '5']);
     expect(
       valuesOf(mood)
@@ -106,7 +97,7 @@ describe('the last 30 days of check-ins', () => {
     expect(Number(points[1]?.getAttribute('cy'))).toBeCloseTo(yOf(1, scale));
     expect(Number(points[0]?.getAttribute('cy'))).toBeCloseTo(yOf(3, scale));
 
-    const sleep = await chart(/^Sleep/);
+    const sleep = await findChart(/^Sleep/);
     expect(valuesOf(sleep).slice(-7)).toEqual([
       'No value',
       'No value',
@@ -122,7 +113,7 @@ describe('the last 30 days of check-ins', () => {
     expect(Number(bars[0]?.getAttribute('height'))).toBeCloseTo((plotHeight * 4) / 10);
     expect(Number(bars[1]?.getAttribute('height'))).toBeCloseTo((plotHeight * 8) / 10);
 
-    const pain = await chart(/^Pain/);
+    const pain = await findChart(/^Pain/);
     expect(valuesOf(pain).slice(-7)).toEqual([
       'No value',
       'No value',
@@ -132,7 +123,7 @@ describe('the last 30 days of check-ins', () => {
       'No value',
       '0',
     ]);
-    const phq2 = await chart(/^PHQ-2/);
+    const phq2 = await findChart(/^PHQ-2/);
     expect(valuesOf(phq2).slice(-1)).toEqual(['3']);
     expect(phq2.querySelectorAll('rect')).toHaveLength(1);
     expect(phq2.querySelector('svg')?.getAttribute('aria-label')).toContain('latest 3 out of 6');
@@ -206,14 +197,14 @@ describe('the mood screening (PHQ-2), the patient’s to share', () => {
     await screened();
     await history(true);
     render(<CheckInHistorySection patientId={PATIENT} viewer="caregiver" />);
-    const phq2 = await chart(/^PHQ-2/);
+    const phq2 = await findChart(/^PHQ-2/);
     expect(valuesOf(phq2).slice(-1)).toEqual(['6']);
   });
 
   it('the patient sees their own, and turns the sharing on and off through the outbox', async () => {
     await screened();
     render(<CheckInHistorySection patientId={PATIENT} viewer="patient" />);
-    await chart(/^PHQ-2/);
+    await findChart(/^PHQ-2/);
     const toggle = await screen.findByRole('switch', { name: SWITCH });
     expect(toggle.getAttribute('aria-checked')).toBe('false');
     screen.getByText('Off: they see your other check-in answers, but not these.');

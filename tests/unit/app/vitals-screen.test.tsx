@@ -10,6 +10,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { DateTime } from 'luxon';
 import { VITAL_MESSAGES, type Vital } from '../../../src/domain/vitals';
 import { openUserDb, type KincareDb } from '../../../src/local/db';
+import { findChart } from './charts-on-screen';
 
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('react-hot-toast', () => ({ default: toasts }));
@@ -278,16 +279,6 @@ describe('the readings', () => {
 });
 
 describe('charts, units and targets', () => {
-  // Waits for this chart, not just the first to appear: the readings and the person's units and
-  // targets are separate live queries.
-  const chartOf = (title: string) =>
-    waitFor(() => {
-      const figure = screen
-        .queryAllByTestId('chart')
-        .find((element) => element.querySelector('figcaption')?.textContent?.startsWith(title));
-      if (!figure) throw new Error(`no chart ${title}`);
-      return figure;
-    });
   const rowsOf = (figure: HTMLElement) =>
     within(figure)
       .getAllByRole('row', { hidden: true })
@@ -309,7 +300,7 @@ describe('charts, units and targets', () => {
       }),
     ]);
     render(<VitalsPage patientId={PATIENT} caregiverId={null} can={ALL} />);
-    const pulse = await chartOf('Pulse');
+    const pulse = await findChart('Pulse');
     expect(pulse.querySelector('figcaption')?.textContent).toContain('Target: 60 to 100 bpm');
     const rows = rowsOf(pulse);
     expect(rows).toHaveLength(30);
@@ -328,7 +319,7 @@ describe('charts, units and targets', () => {
     fireEvent.click(screen.getByRole('radio', { name: '7 days' }));
     await waitFor(() => expect(rowsOf(pulse)).toHaveLength(7));
     fireEvent.click(screen.getByRole('radio', { name: '90 days' }));
-    await waitFor(async () => expect(rowsOf(await chartOf('Pulse'))).toHaveLength(90));
+    await waitFor(async () => expect(rowsOf(await findChart('Pulse'))).toHaveLength(90));
   });
 
   it('charts blood pressure’s two numbers apart, each with its own target', async () => {
@@ -337,8 +328,8 @@ describe('charts, units and targets', () => {
       stored({ kind: 'blood_pressure', unit: 'mmHg', systolic: 135, diastolic: 85, measured_at: earlyToday }),
     );
     render(<VitalsPage patientId={PATIENT} caregiverId={null} can={ALL} />);
-    const top = await chartOf('Blood pressure, top number (systolic)');
-    const bottom = await chartOf('Blood pressure, bottom number (diastolic)');
+    const top = await findChart('Blood pressure, top number (systolic)');
+    const bottom = await findChart('Blood pressure, bottom number (diastolic)');
     expect(top.querySelector('figcaption')?.textContent).toContain('Target: 90 to 120 mmHg');
     expect(bottom.querySelector('figcaption')?.textContent).toContain('Target: 60 to 80 mmHg');
     expect(rowsOf(top).at(-1)?.slice(1)).toEqual(['135', 'High']);
@@ -372,7 +363,7 @@ describe('charts, units and targets', () => {
     expect(within(item).getByTestId('reading-value').textContent).toBe('79.8 kg');
     expect(item.textContent).toContain('Entered as 176 lb');
     expect(within(item).getByText('High')).toBeTruthy();
-    expect((await chartOf('Weight')).querySelector('figcaption')?.textContent).toContain(
+    expect((await findChart('Weight')).querySelector('figcaption')?.textContent).toContain(
       'Target: 70 to 78 kg',
     );
   });
