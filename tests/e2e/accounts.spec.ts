@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   verificationPath,
   WITHOUT_SERVICE_WORKER,
+  toastsOf,
 } from './support';
 
 // Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
@@ -196,7 +197,7 @@ test('an expired session (401) clears the session, goes to the root and says Una
   // It is about the session, not a page: it stays while the person moves on (other errors close with
   // their page, fading out), as the app goes on from the root to the sign-in page. The pointer rests on
   // it, which holds its own 10 s, and the link is followed from the keyboard.
-  const toast = page.locator('[data-rht-toaster] [role="status"]').filter({ hasText: 'Unauthorized' });
+  const toast = toastsOf(page).filter({ hasText: 'Unauthorized' });
   await toast.hover();
   await page.getByRole('link', { name: 'Terms of Use' }).focus();
   await page.keyboard.press('Enter');

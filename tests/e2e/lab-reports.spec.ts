@@ -14,6 +14,7 @@ import {
   VIEWPORTS,
   waitForServiceWorker,
   type Account,
+  toastsOf,
 } from './support';
 
 // /lab-report: a text PDF uploaded and read by the server (its text layer, ~0.2 s), the three
@@ -104,7 +105,7 @@ const flowMessages = (page: Page) => page.evaluate(() => Reflect.get(window, '__
  */
 async function letToastsGo(page: Page) {
   await page.mouse.move(1, 1);
-  await expect(page.locator('[data-rht-toaster] [role="status"]')).toHaveCount(0, { timeout: 10_000 });
+  await expect(toastsOf(page)).toHaveCount(0, { timeout: 10_000 });
 }
 
 const reportItem = (page: Page, type: string) =>

@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { acceptBetaPolicyIfAsked, addAppointmentThroughUi, createVerifiedUser, PASSWORD } from './support';
+import {
+  acceptBetaPolicyIfAsked,
+  addAppointmentThroughUi,
+  createVerifiedUser,
+  PASSWORD,
+  toastsOf,
+} from './support';
 
 // Run by `npm run screenshots` (screenshots.mjs), not by the browser tests. Every screen there is, signed
 // out, as a patient and as a caregiver, at each size, in light and dark (the system's colour scheme, which
@@ -33,8 +39,7 @@ async function newPage(browser: Browser, size: Size): Promise<Page> {
 /** Waits for the toasts and transitions of the last action to be gone. */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
-  // react-hot-toast's container (the page's own role=status regions stay).
-  await expect(page.locator('[data-rht-toaster] [role="status"]')).toHaveCount(0, {
+  await expect(toastsOf(page)).toHaveCount(0, {
     timeout: 6000,
   });
   await page.waitForTimeout(150);

@@ -13,6 +13,7 @@ import {
   expectNoHorizontalOverflow,
   serverAppointments,
   waitForServiceWorker,
+  toastsOf,
 } from './support';
 
 type ToastSeen = {
@@ -114,7 +115,7 @@ async function pauseClock(page: Page) {
  */
 async function toastWhileSheetOpen(page: Page, pulse: string) {
   // The toasts of the pass before have gone.
-  await expect(page.locator('[data-rht-toaster] [role="status"]')).toHaveCount(0);
+  await expect(toastsOf(page)).toHaveCount(0);
   const quickAdd = page.getByTestId('vital-quick-add');
   await quickAdd.getByRole('button', { name: 'Blood pressure' }).click();
   const first = page.getByRole('dialog', { name: 'New blood pressure reading' });

@@ -16,6 +16,7 @@ import {
   verificationPath,
   VIEWPORTS,
   waitForServiceWorker,
+  toastsOf,
 } from './support';
 
 // /subscription, the login's subscription modal, the server's test-mode checkout and card page, and
@@ -390,9 +391,7 @@ test.describe('at 390x844', () => {
     await page.clock.install();
     await page.clock.pauseAt(new Date(Date.now() + 60_000));
     await planCard(page, 'plus-yearly').getByRole('button', { name: 'Upgrade' }).click();
-    const toast = page
-      .locator('[data-rht-toaster] [role="status"]')
-      .filter({ hasText: TEXT.needsConnection });
+    const toast = toastsOf(page).filter({ hasText: TEXT.needsConnection });
     await expect(toast).toBeVisible();
     await page.getByTestId('tab-bar').getByRole('link', { name: 'Home' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);

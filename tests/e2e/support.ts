@@ -415,14 +415,16 @@ export async function expectTapTargets(targets: Locator) {
   }
 }
 
+/** The toasts on screen: react-hot-toast's (the page's own role=status regions are not among them). */
+export const toastsOf = (page: Page) => page.locator('[data-rht-toaster] [role="status"]');
+
 /**
  * Waits (up to 5 s) for the toasts on screen to close, as a person waits before tapping what one covers: a
  * toast takes the taps where it lies, and one under the pointer stays (react-hot-toast pauses it while
  * hovered), so a click that keeps retrying on it would hold it there for good. A longer toast stays.
  */
 export async function toastsClosed(page: Page): Promise<void> {
-  await page
-    .locator('[data-rht-toaster] [role="status"]')
+  await toastsOf(page)
     .first()
     .waitFor({ state: 'detached', timeout: 5_000 })
     .catch(() => undefined);

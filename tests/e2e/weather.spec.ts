@@ -10,6 +10,7 @@ import {
   expectTapTargets,
   signIn,
   waitForServiceWorker,
+  toastsOf,
 } from './support';
 
 // The header's weather, in the browser against the real server, whose WEATHER_API_URL
@@ -70,7 +71,6 @@ function todayAt(hour: number, minute = 0): Date {
 
 const header = (page: Page) => page.locator('header');
 const chip = (page: Page) => page.getByTestId('weather');
-const toasts = (page: Page) => page.locator('[data-rht-toaster] [role="status"]');
 
 /**
  * The toasts shown since the page opened, once anything a failure would load has loaded (no request for
@@ -374,7 +374,7 @@ test('with the position refused there is no weather and no error toast: the pers
   await expect(chip(page)).toHaveCount(0);
   await expect(showWeather(page)).toBeVisible();
   expect(await toastsShown(page)).toEqual([]);
-  await expect(toasts(page)).toHaveCount(0);
+  await expect(toastsOf(page)).toHaveCount(0);
   await context.close();
 });
 
@@ -389,6 +389,6 @@ test('when the weather service fails there is no weather, no error toast, only a
   await expect.poll(() => warnings.join('\n')).toContain('the server answered 502');
   await expect(chip(page)).toHaveCount(0);
   expect(await toastsShown(page)).toEqual([]);
-  await expect(toasts(page)).toHaveCount(0);
+  await expect(toastsOf(page)).toHaveCount(0);
   await context.close();
 });
