@@ -5,6 +5,7 @@ import {
   createAccount,
   createVerifiedUser,
   expectNoAxeViolations,
+  expectNoHorizontalOverflow,
   indexedDbNames,
   latestMailTo,
   signIn,
@@ -14,6 +15,7 @@ import {
   verificationPath,
   WITHOUT_SERVICE_WORKER,
   toastsOf,
+  VIEWPORTS,
 } from './support';
 
 // Online screens only: without the service worker (support.ts: WITHOUT_SERVICE_WORKER).
@@ -173,47 +175,58 @@ test('unknown paths redirect: to /login without a token, home by role with one',
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('an expired session (401) clears the session, goes to the root and says Unauthorized', async ({
-  patientPage: page,
-  patient: { email },
-  request,
-}) => {
-  await page.evaluate(() => {
-    localStorage.setItem('selectedPatientId', 'someone');
-    localStorage.setItem('healthCheckinDone', 'true');
+// On a phone and a laptop: the toast stands where each layout puts it, over the sign-in page.
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+    test(`an expired session (401) clears the session, goes to the root and says Unauthorized`, async ({
+      patientPage: page,
+      patient: { email },
+      request,
+    }) => {
+      await page.evaluate(() => {
+        localStorage.setItem('selectedPatientId', 'someone');
+        localStorage.setItem('healthCheckinDone', 'true');
+      });
+      // Another device changes the password: this device's token stops working.
+      const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+      const token = (await login.json()).accessToken as string;
+      const changed = await request.put('/api/auth/change-password', {
+        headers: { Authorization: `Bearer ${token}` },
+        data: { old_password: PASSWORD, new_password: 'Healthier456', confirm_password: 'Healthier456' },
+      });
+      expect(changed.ok()).toBe(true);
+      // The next call this device makes (here the sync on opening the app) is answered 401.
+      await page.goto('/profile');
+      await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
+      await expect(page).toHaveURL(/\/login$/);
+      // It is about the session, not a page: it stays while the person moves on (other errors close with
+      // their page, fading out), as the app goes on from the root to the sign-in page. The pointer rests on
+      // it, which holds its own 10 s, and the link is followed from the keyboard.
+      const toast = toastsOf(page).filter({ hasText: 'Unauthorized' });
+      await toast.hover();
+      await page.getByRole('link', { name: 'Terms of Use' }).focus();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(/\/terms-of-use$/);
+      await page.waitForTimeout(1000); // a closing toast has faded out by then
+      expect(await toastOpacities(toast)).toEqual([1]);
+      // Two sentences that fit the screen, and read with no accessibility fault.
+      await expectNoHorizontalOverflow(page, toast);
+      await expectNoAxeViolations(page, { withToast: true });
+      expect(
+        await page.evaluate(() =>
+          ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),
+        ),
+      ).toEqual([null, null, null, null]);
+      // Nothing was left unsent, so nothing of the person stays on the device.
+      expect(
+        (await indexedDbNames(page)).filter(
+          (name) => name.startsWith('kincare-') && name !== 'kincare-session',
+        ),
+      ).toEqual([]);
+    });
   });
-  // Another device changes the password: this device's token stops working.
-  const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  const token = (await login.json()).accessToken as string;
-  const changed = await request.put('/api/auth/change-password', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { old_password: PASSWORD, new_password: 'Healthier456', confirm_password: 'Healthier456' },
-  });
-  expect(changed.ok()).toBe(true);
-  // The next call this device makes (here the sync on opening the app) is answered 401.
-  await page.goto('/profile');
-  await expect(page.getByText('Unauthorized', { exact: true })).toBeVisible();
-  await expect(page).toHaveURL(/\/login$/);
-  // It is about the session, not a page: it stays while the person moves on (other errors close with
-  // their page, fading out), as the app goes on from the root to the sign-in page. The pointer rests on
-  // it, which holds its own 10 s, and the link is followed from the keyboard.
-  const toast = toastsOf(page).filter({ hasText: 'Unauthorized' });
-  await toast.hover();
-  await page.getByRole('link', { name: 'Terms of Use' }).focus();
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/terms-of-use$/);
-  await page.waitForTimeout(1000); // a closing toast has faded out by then
-  expect(await toastOpacities(toast)).toEqual([1]);
-  expect(
-    await page.evaluate(() =>
-      ['token', 'role', 'selectedPatientId', 'healthCheckinDone'].map((key) => localStorage.getItem(key)),
-    ),
-  ).toEqual([null, null, null, null]);
-  // Nothing was left unsent, so nothing of the person stays on the device.
-  expect(
-    (await indexedDbNames(page)).filter((name) => name.startsWith('kincare-') && name !== 'kincare-session'),
-  ).toEqual([]);
-});
+}
 
 test('after sign-in the app asks the browser to keep its data (persistent storage)', async ({
   page,
